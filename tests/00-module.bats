@@ -1,0 +1,137 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Loading, unloading and mounting: the module's life cycle.
+
+load helpers
+
+teardown() {
+	unload_lwnfs
+}
+
+@test "insmod registers the lwnfs filesystem type; rmmod removes it" {
+	insmod "$KO"
+	grep -qx 'nodev	lwnfs' /proc/filesystems
+	rmmod lwnfs
+	run ! grep -q lwnfs /proc/filesystems
+}
+
+@test "modinfo: license, version, description, fs alias" {
+	run modinfo -F license "$KO"
+	[ "$output" = GPL ]
+	run modinfo -F alias "$KO"
+	[ "$output" = fs-lwnfs ]
+	run modinfo -F version "$KO"
+	[[ $output =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]
+	run modinfo -F description "$KO"
+	[ -n "$output" ]
+}
+
+@test "the tree: counter and subdir/subcounter, modes, owner, inode numbers" {
+	load_lwnfs
+	run ls -A "$MNT"
+	[ "$output" = "counter
+subdir" ]
+	run ls -A "$MNT/subdir"
+	[ "$output" = subcounter ]
+	run stat -c '%n %a %u %g %F %i' "$MNT" "$C" "$MNT/subdir" "$MNT/subdir/subcounter"
+	[ "${lines[0]}" = "$MNT 755 0 0 directory 1" ]
+	[ "${lines[1]}" = "$C 644 0 0 regular empty file 2" ]
+	[ "${lines[2]}" = "$MNT/subdir 755 0 0 directory 3" ]
+	[ "${lines[3]}" = "$MNT/subdir/subcounter 644 0 0 regular empty file 4" ]
+	run stat -c %h "$MNT" "$MNT/subdir"
+	[ "$output" = "3
+2" ]
+}
+
+@test "statfs: magic 0x19980122; df works" {
+	load_lwnfs
+	run stat -f -c %t "$MNT"
+	[ "$output" = 19980122 ]
+	df "$MNT"
+}
+
+@test "rmmod is refused while lwnfs is mounted, then succeeds after umount" {
+	load_lwnfs
+	run rmmod lwnfs
+	[ "$status" -ne 0 ]
+	[[ $output == *"in use"* ]]
+	grep -q '^lwnfs ' /proc/modules
+	umount "$MNT"
+	rmmod lwnfs
+	run ! grep -q '^lwnfs ' /proc/modules
+}
+
+@test "an open file keeps the module busy after a lazy umount" {
+	load_lwnfs
+	echo 41 >"$C"
+	exec 7<"$C"
+	umount -l "$MNT"
+	run rmmod lwnfs
+	[ "$status" -ne 0 ]
+	run cat <&7
+	[ "$output" = 41 ]
+	exec 7<&-
+	rmmod lwnfs
+}
+
+@test "values survive umount and mount while the module stays loaded" {
+	load_lwnfs
+	echo 77 >"$C"
+	echo -5 >"$MNT/subdir/subcounter"
+	umount "$MNT"
+	mount -t lwnfs lwnfs "$MNT"
+	[ "$(value "$C")" = 77 ]
+	[ "$(value "$MNT/subdir/subcounter")" = -5 ]
+}
+
+@test "values reset to 0 when the module is reloaded" {
+	load_lwnfs
+	echo 77 >"$C"
+	unload_lwnfs
+	load_lwnfs
+	[ "$(value "$C")" = 0 ]
+	[ "$(value "$MNT/subdir/subcounter")" = 0 ]
+}
+
+@test "two mounts share one superblock and its counters" {
+	load_lwnfs
+	mkdir -p /tmp/lwnfs2
+	mount -t lwnfs lwnfs /tmp/lwnfs2
+	[ "$(stat -c %d "$MNT")" = "$(stat -c %d /tmp/lwnfs2)" ]
+	echo 500 >"$C"
+	[ "$(value /tmp/lwnfs2/counter)" = 500 ]
+	[ "$(value "$C")" = 501 ]
+	echo 9 >/tmp/lwnfs2/subdir/subcounter
+	[ "$(value "$MNT/subdir/subcounter")" = 9 ]
+}
+
+@test "an unknown mount option fails the mount with EINVAL" {
+	insmod "$KO"
+	mkdir -p "$MNT"
+	run mount -t lwnfs -o bogus lwnfs "$MNT"
+	[ "$status" -ne 0 ]
+	[[ $output == *"Invalid argument"* || $output == *"bad option"* ]]
+	run ! grep -q " $MNT lwnfs " /proc/mounts
+	dmesg | grep -q "lwnfs: Unknown parameter 'bogus'"
+}
+
+@test "mounting from a user namespace is refused (tmpfs there works)" {
+	insmod "$KO"
+	mkdir -p /tmp/userns
+	unshare --user --map-root-user --mount mount -t tmpfs none /tmp/userns
+	run unshare --user --map-root-user --mount mount -t lwnfs lwnfs /tmp/userns
+	[ "$status" -ne 0 ]
+	[[ $output == *"ermission denied"* || $output == *"not permitted"* ]]
+}
+
+@test "100 mount/umount cycles, counting on throughout" {
+	load_lwnfs
+	umount "$MNT"
+	for i in $(seq 0 99); do
+		mount -t lwnfs lwnfs "$MNT"
+		[ "$(value "$C")" = "$i" ]
+		umount "$MNT"
+	done
+	run ! grep -q " $MNT " /proc/mounts
+	rmmod lwnfs
+}

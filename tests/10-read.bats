@@ -1,0 +1,130 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Reading a counter: each value handed out once, none lost.
+
+load helpers
+
+setup() {
+	load_lwnfs
+}
+
+teardown() {
+	unload_lwnfs
+}
+
+@test "the article's session: 0, 1, echo 1000, 1000, 1001" {
+	[ "$(cat "$C")" = 0 ]
+	[ "$(cat "$C")" = 1 ]
+	echo 1000 >"$C"
+	[ "$(cat "$C")" = 1000 ]
+	[ "$(cat "$C")" = 1001 ]
+}
+
+@test "a read returns the value and a newline" {
+	run od -An -c "$C"
+	[ "$(echo $output)" = '0 \n' ]
+}
+
+@test "subdir/subcounter is a counter of its own" {
+	echo 10 >"$C"
+	[ "$(cat "$MNT/subdir/subcounter")" = 0 ]
+	[ "$(cat "$MNT/subdir/subcounter")" = 1 ]
+	[ "$(cat "$C")" = 10 ]
+	[ "$(cat "$MNT/subdir/subcounter")" = 2 ]
+}
+
+@test "dd bs=1 reads one whole value and counts it once" {
+	echo 123456 >"$C"
+	run dd if="$C" bs=1 status=none
+	[ "$output" = 123456 ]
+	[ "$(cat "$C")" = 123457 ]
+}
+
+@test "head -c1 takes one value; the rest of its text is not reused" {
+	echo 98 >"$C"
+	[ "$(head -c1 "$C")" = 9 ]
+	[ "$(cat "$C")" = 99 ]
+}
+
+@test "a read past the text of the value returns EOF, not a new value" {
+	exec 7<"$C"
+	run head -c 2 <&7
+	[ "$output" = 0 ]
+	run cat <&7
+	[ -z "$output" ]
+	exec 7<&-
+	[ "$(cat "$C")" = 1 ]
+}
+
+@test "a read at a position > 0 before any value was taken returns EOF" {
+	run dd if="$C" bs=1 skip=1 status=none
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	[ "$(cat "$C")" = 0 ]
+}
+
+@test "pread at 0 on one open file takes the next value each time" {
+	run "$READER" -n 5 "$C"
+	[ "$output" = "0
+1
+2
+3
+4" ]
+	[ "$(cat "$C")" = 5 ]
+}
+
+@test "threads sharing one fd never see the same value (4 x 5000 preads)" {
+	"$READER" -t 4 -n 5000 "$C" >/tmp/values
+	[ "$(wc -l </tmp/values)" = 20000 ]
+	[ "$(sort -n /tmp/values | uniq | wc -l)" = 20000 ]
+	[ "$(sort -n /tmp/values | head -n 1)" = 0 ]
+	[ "$(sort -n /tmp/values | tail -n 1)" = 19999 ]
+	[ "$(cat "$C")" = 20000 ]
+}
+
+@test "processes each opening the file per value: all distinct and contiguous" {
+	echo -3000 >"$C"
+	for i in 1 2 3 4; do
+		"$READER" -o -n 2000 "$C" >"/tmp/values.$i" &
+	done
+	wait
+	sort -n /tmp/values.* >/tmp/values
+	[ "$(wc -l </tmp/values)" = 8000 ]
+	[ "$(uniq </tmp/values | wc -l)" = 8000 ]
+	[ "$(head -n 1 /tmp/values)" = -3000 ]
+	[ "$(tail -n 1 /tmp/values)" = 4999 ]
+	[ "$(cat "$C")" = 5000 ]
+}
+
+@test "cat of both counters in parallel: each counts only its own reads" {
+	for i in $(seq 50); do cat "$C"; done >/tmp/a &
+	for i in $(seq 50); do cat "$MNT/subdir/subcounter"; done >/tmp/b
+	wait
+	[ "$(sort -n /tmp/a | uniq | tr '\n' ' ')" = "$(seq 0 49 | tr '\n' ' ')" ]
+	[ "$(sort -n /tmp/b | uniq | tr '\n' ' ')" = "$(seq 0 49 | tr '\n' ' ')" ]
+}
+
+@test "the counter stops at S64_MAX: EOVERFLOW, value kept" {
+	echo 9223372036854775806 >"$C"
+	[ "$(cat "$C")" = 9223372036854775806 ]
+	run cat "$C"
+	[ "$status" -ne 0 ]
+	[[ $output == *"Value too large"* ]]
+	run cat "$C"
+	[ "$status" -ne 0 ]
+	echo 5 >"$C"
+	[ "$(cat "$C")" = 5 ]
+}
+
+@test "negative values count up through zero" {
+	echo -2 >"$C"
+	[ "$(cat "$C" "$C" "$C" "$C" | tr '\n' ' ')" = "-2 -1 0 1 " ]
+}
+
+@test "a user other than root can read a counter" {
+	echo 3 >"$C"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups cat "$C"
+	[ "$status" -eq 0 ]
+	[ "$output" = 3 ]
+	[ "$(cat "$C")" = 4 ]
+}

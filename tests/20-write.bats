@@ -1,0 +1,137 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Writing a counter: one decimal s64 sets it; anything else changes nothing.
+
+load helpers
+
+setup() {
+	load_lwnfs
+	echo 555 >"$C"
+}
+
+teardown() {
+	unload_lwnfs
+}
+
+# accept TEXT VALUE: writing TEXT (printf escapes) sets the counter to VALUE.
+accept() {
+	run wr "$C" < <(printf -- "$1")
+	[ "$output" = ok ]
+	[ "$(cat "$C")" = "$2" ]
+}
+
+# reject TEXT ERRNO [OFFSET]: writing TEXT fails with ERRNO; 555 is kept
+# (and set again, since reading it took it).
+reject() {
+	run wr "$C" "${3:-0}" < <(printf -- "$1")
+	echo "write '$1': $output"
+	[ "$output" = "$2" ]
+	[ "$(cat "$C")" = 555 ]
+	echo 555 >"$C"
+}
+
+@test "echo N > counter and printf N > counter set the value" {
+	echo 1000 >"$C"
+	[ "$(cat "$C")" = 1000 ]
+	printf 42 >"$C"
+	[ "$(cat "$C")" = 42 ]
+}
+
+@test "O_APPEND opens work too (echo N >> counter)" {
+	echo 31 >>"$C"
+	[ "$(cat "$C")" = 31 ]
+}
+
+@test "accepted: sign, zero, leading zeros, one trailing newline" {
+	accept '+7' 7
+	accept '-5\n' -5
+	accept '0' 0
+	accept '-0' 0
+	accept '007\n' 7
+}
+
+@test "accepted: the s64 limits" {
+	accept '9223372036854775806\n' 9223372036854775806
+	accept '-9223372036854775808' -9223372036854775808
+	run wr "$C" < <(printf '+9223372036854775807\n')
+	[ "$output" = ok ]
+	run cat "$C"
+	[[ $output == *"Value too large"* ]]
+}
+
+@test "rejected with EINVAL: letters, hex, exponent, trailing junk" {
+	reject 'abc' EINVAL
+	reject '12abc' EINVAL
+	reject '0x10' EINVAL
+	reject '1e3' EINVAL
+	reject '5.0' EINVAL
+}
+
+@test "rejected with EINVAL: spaces, tabs and extra newlines" {
+	reject ' 5' EINVAL
+	reject '5 ' EINVAL
+	reject '1 2' EINVAL
+	reject ' ' EINVAL
+	reject '\t5' EINVAL
+	reject '5\n\n' EINVAL
+	reject '\n' EINVAL
+	reject '5\r\n' EINVAL
+}
+
+@test "rejected with EINVAL: NUL bytes" {
+	reject '5\0' EINVAL
+	reject '\0005' EINVAL
+	reject '\0' EINVAL
+}
+
+@test "rejected with EINVAL: bare or doubled signs, empty write" {
+	reject '-' EINVAL
+	reject '+' EINVAL
+	reject '--5' EINVAL
+	reject '+-5' EINVAL
+	reject '-+5' EINVAL
+	reject '' EINVAL
+}
+
+@test "rejected with ERANGE: out of the s64 range" {
+	reject '9223372036854775808' ERANGE
+	reject '-9223372036854775809\n' ERANGE
+	reject '99999999999999999999' ERANGE
+}
+
+@test "rejected with EINVAL: longer than 32 bytes, even if numeric" {
+	reject "$(printf '0%.0s' $(seq 33))" EINVAL
+	accept "$(printf '0%.0s' $(seq 31))1" 1
+}
+
+@test "rejected with EINVAL: a write at a position other than 0" {
+	reject '7' EINVAL 1
+	reject '7' EINVAL 100
+}
+
+@test "a second write on the same open file is refused" {
+	exec 7>"$C"
+	echo 7 >&7
+	run bash -c 'echo 8 >&7'
+	exec 7>&-
+	[ "$status" -ne 0 ]
+	[ "$(cat "$C")" = 7 ]
+}
+
+@test "a write updates mtime and ctime; a refused one does not" {
+	touch -d '2001-01-01 00:00:00' "$C"
+	before=$(stat -c %Y "$C")
+	run wr "$C" < <(printf x)
+	[ "$output" = EINVAL ]
+	[ "$(stat -c %Y "$C")" = "$before" ]
+	echo 1 >"$C"
+	[ "$(stat -c %Y "$C")" -gt "$before" ]
+	[ "$(stat -c %Z "$C")" -ge "$(stat -c %Y "$C")" ]
+}
+
+@test "a user other than root cannot write a counter" {
+	run setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "echo 9 > $C"
+	[ "$status" -ne 0 ]
+	[[ $output == *"Permission denied"* ]]
+	[ "$(cat "$C")" = 555 ]
+}

@@ -1,0 +1,37 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install what building lwnfs and booting its test guests needs, from
+# Debian's archive: only what is missing, so a second run does nothing.
+# Not root: print the one apt command to run instead.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+packages=(make gcc libc6-dev kmod cpio gzip xz-utils busybox-static bats
+	perl-base util-linux qemu-system-x86 linux-image-amd64 linux-headers-amd64)
+
+missing() {
+	local p
+	for p in "$@"; do
+		[ "$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null)" = installed ] ||
+			echo "$p"
+	done
+}
+
+install() {
+	[ $# -gt 0 ] || return 0
+	if [ "$(id -u)" != 0 ]; then
+		echo "deps: missing packages; run: sudo apt-get install --no-install-recommends $*" >&2
+		exit 1
+	fi
+	echo "deps: installing $*"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null
+	apt-get install -y -q --no-install-recommends "$@" >/dev/null
+}
+
+mapfile -t need < <(missing "${packages[@]}")
+install "${need[@]}"
+# The headers must be those of the very kernel the guest boots.
+mapfile -t need < <(missing "linux-headers-$("$here/distro-kernel.sh")")
+install "${need[@]}"

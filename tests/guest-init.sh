@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Stage 2 of the guest (PID 1 after switch_root): mount the pseudo
+# filesystems, run the command vm.sh left in the results share, hand back
+# its status, output and kernel log, and power off.
+set -euo pipefail
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mkdir -p /dev/pts /dev/shm
+ln -s /proc/self/fd /dev/fd
+ln -s fd/0 /dev/stdin
+ln -s fd/1 /dev/stdout
+ln -s fd/2 /dev/stderr
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mkdir -p /run/results
+mount -t 9p -o trans=virtio,version=9p2000.L results /run/results
+hostname lwnfs-vm
+export HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export TERM=${TERM:-linux}
+
+r=/run/results
+cd "$(cat "$r/cwd")"
+echo "lwnfs-vm: command starts" >/dev/kmsg
+rc=0
+bash "$r/cmd" >"$r/output" 2>&1 </dev/null || rc=$?
+if [ -e "$r/interactive" ]; then
+	cat "$r/output" >/dev/console
+	setsid -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1 || true
+fi
+# Only what the run logged counts: boot messages are not ours.
+dmesg | sed -n '/lwnfs-vm: command starts/,$p' >"$r/dmesg"
+echo "$rc" >"$r/rc"
+sync
+echo o >/proc/sysrq-trigger
+sleep 10

@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Shared by the bats files.  They run as root inside a test guest (vm.sh):
+# every test starts with lwnfs freshly loaded and mounted at $MNT, and ends
+# with every lwnfs mount gone and the module unloaded.
+
+KO=${LWNFS_KO:-$BATS_TEST_DIRNAME/../lwnfs.ko}
+READER=$BATS_TEST_DIRNAME/lwnfs-reader
+MNT=/tmp/lwnfs
+C=$MNT/counter
+
+bats_require_minimum_version 1.5.0
+
+load_lwnfs() {
+	insmod "$KO"
+	mkdir -p "$MNT"
+	mount -t lwnfs lwnfs "$MNT"
+}
+
+unload_lwnfs() {
+	local m
+	for m in $(awk '$3 == "lwnfs" { print $2 }' /proc/mounts | sort -r); do
+		umount "$m"
+	done
+	if grep -q '^lwnfs ' /proc/modules; then
+		rmmod lwnfs
+	fi
+}
+
+# wr FILE [OFFSET]: write stdin to FILE in one write(2) at OFFSET (default
+# 0), without O_TRUNC; print "ok" or the errno name, e.g. "EINVAL".
+wr() {
+	perl -e '
+		use Errno;
+		my ($file, $off) = @ARGV;
+		local $/; binmode STDIN; my $data = <STDIN> // "";
+		sysopen(my $fh, $file, 1) or die "open $file: $!\n";
+		sysseek($fh, $off // 0, 0) or die "seek: $!\n";
+		if (defined syswrite($fh, $data)) { print "ok\n"; exit 0 }
+		print((grep { $!{$_} } keys %!), "\n");
+	' "$@"
+}
+
+# value FILE: take one value (and so advance the counter).
+value() {
+	cat "$1"
+}

@@ -1,0 +1,50 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: initramfs.sh RELEASE OUTPUT [MODROOT]
+# Build a busybox initramfs for kernel RELEASE that loads the virtio, 9p and
+# overlay modules (from MODROOT/lib/modules, default /) and mounts the host's
+# root, shared read-only over 9p, under a tmpfs overlay as the guest's root.
+set -euo pipefail
+
+release=$1 out=$2 modroot=${3:-/}
+moddir=$modroot/lib/modules/$release
+[ -d "$moddir" ] || { echo "initramfs: no modules for $release in $moddir" >&2; exit 1; }
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$work"/{bin,dev,proc,sys,lib/modules,lower,scratch,newroot}
+cp /bin/busybox "$work/bin/busybox"
+
+# Module files in load order, uncompressed so busybox insmod takes them.
+[ -f "$moddir/modules.dep" ] || depmod -b "$modroot" "$release"
+for mod in virtio_pci 9pnet_virtio 9p overlay; do
+	modprobe -d "$modroot" -S "$release" --show-depends "$mod"
+done | awk '$1 == "insmod" { print $2 }' | awk '!seen[$0]++' |
+while read -r path; do
+	name=$(basename "$path")
+	case $name in
+	*.ko.xz) xz -dc "$path" >"$work/lib/modules/${name%.xz}"; name=${name%.xz} ;;
+	*.ko.zst) zstd -qdc "$path" >"$work/lib/modules/${name%.zst}"; name=${name%.zst} ;;
+	*) cp "$path" "$work/lib/modules/$name" ;;
+	esac
+	echo "$name" >>"$work/lib/modules/order"
+done
+
+cat >"$work/init" <<'INIT'
+#!/bin/busybox sh
+# Stage 1: load drivers, build the root, hand over to $lwnfs_init.
+/bin/busybox --install -s /bin
+mount -t proc proc /proc
+mount -t devtmpfs devtmpfs /dev
+while read -r m; do insmod "/lib/modules/$m" || echo "init: insmod $m failed"; done </lib/modules/order
+mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=512000 hostroot /lower
+mount -t tmpfs -o mode=0755 scratch /scratch
+mkdir -p /scratch/upper /scratch/work
+mount -t overlay -o lowerdir=/lower,upperdir=/scratch/upper,workdir=/scratch/work root /newroot
+umount /proc /dev
+exec switch_root /newroot "$lwnfs_init"
+INIT
+chmod +x "$work/init"
+(cd "$work" && find . | cpio --quiet -o -H newc | gzip -1) >"$out.tmp"
+mv "$out.tmp" "$out"

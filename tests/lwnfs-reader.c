@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lwnfs-reader - take values from an lwnfs counter, one per line on stdout
+ *
+ * Usage: lwnfs-reader [-o] [-t THREADS] [-n COUNT] FILE
+ *
+ * Each of THREADS threads (default 1) takes COUNT values (default 1000).
+ * By default all threads share one open file and take values with
+ * pread(fd, buf, 32, 0); with -o each value is an open, read and close.
+ * Exits non-zero if a read fails or returns anything but "<number>\n".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *path;
+static int shared_fd = -1;
+static long count = 1000;
+static int reopen;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "lwnfs-reader: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void take(char *buf, size_t size)
+{
+	int fd = reopen ? open(path, O_RDONLY) : shared_fd;
+	ssize_t n;
+	char *end;
+
+	if (fd < 0)
+		die(path);
+	n = pread(fd, buf, size - 1, 0);
+	if (n < 0)
+		die("pread");
+	if (reopen && close(fd))
+		die("close");
+	buf[n] = '\0';
+	errno = 0;
+	strtoll(buf, &end, 10);
+	if (n < 2 || errno || end != buf + n - 1 || *end != '\n') {
+		fprintf(stderr, "lwnfs-reader: bad value text '%s'\n", buf);
+		exit(1);
+	}
+}
+
+static void *reader(void *arg)
+{
+	char buf[32];
+	long i;
+
+	(void)arg;
+	for (i = 0; i < count; i++) {
+		take(buf, sizeof(buf));
+		fputs(buf, stdout);
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t tids[64];
+	int threads = 1;
+	int opt, i;
+
+	while ((opt = getopt(argc, argv, "ot:n:")) != -1) {
+		switch (opt) {
+		case 'o':
+			reopen = 1;
+			break;
+		case 't':
+			threads = atoi(optarg);
+			break;
+		case 'n':
+			count = atol(optarg);
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (optind != argc - 1 || threads < 1 || threads > 64 || count < 0)
+		goto usage;
+	path = argv[optind];
+	if (!reopen) {
+		shared_fd = open(path, O_RDONLY);
+		if (shared_fd < 0)
+			die(path);
+	}
+	for (i = 0; i < threads; i++) {
+		errno = pthread_create(&tids[i], NULL, reader, NULL);
+		if (errno)
+			die("pthread_create");
+	}
+	for (i = 0; i < threads; i++)
+		pthread_join(tids[i], NULL);
+	if (fflush(stdout))
+		die("stdout");
+	return 0;
+usage:
+	fprintf(stderr, "usage: lwnfs-reader [-o] [-t THREADS] [-n COUNT] FILE\n");
+	return 2;
+}

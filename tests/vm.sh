@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: vm.sh [-k RELEASE] [-t SECONDS] [-i] [--] COMMAND...
+#
+# Boot a Debian kernel (default: the distro's) in QEMU, with the host's root
+# shared read-only over 9p under a tmpfs overlay, run COMMAND as root in the
+# current directory, and exit with its status.  The guest's output streams
+# here; the kernel log of the run is checked for BUG, WARNING, Oops, leak
+# and "still in use" lines, any of which fails the run.  With -i the guest
+# runs COMMAND and then an interactive shell on this terminal.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+release= timeout=600 interactive=0
+while getopts k:t:i opt; do
+	case $opt in
+	k) release=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	i) interactive=1 ;;
+	*) echo "usage: vm.sh [-k RELEASE] [-t SECONDS] [-i] [--] COMMAND..." >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# -gt 0 ] || { echo "vm: no command given" >&2; exit 2; }
+release=${release:-$("$here/distro-kernel.sh")}
+
+kernel=/boot/vmlinuz-$release
+[ -r "$kernel" ] || { echo "vm: cannot read $kernel" >&2; exit 1; }
+
+cache=${LWNFS_CACHE:-/var/cache/lwnfs}/initramfs
+mkdir -p "$cache"
+initrd=$cache/$release.cpio.gz
+if [ ! -s "$initrd" ] || [ "$here/initramfs.sh" -nt "$initrd" ]; then
+	"$here/initramfs.sh" "$release" "$initrd"
+fi
+
+# KVM only where a vCPU really runs: /dev/kvm alone is not enough.
+accel=(-accel tcg -cpu max)
+if [ -w /dev/kvm ] && (echo quit | timeout 20 qemu-system-x86_64 -accel kvm \
+	-cpu host -nodefaults -display none -monitor stdio) >/dev/null 2>&1; then
+	accel=(-accel kvm -cpu host)
+fi
+
+results=$(mktemp -d)
+trap 'rm -rf "$results"' EXIT
+printf '%s\n' "$PWD" >"$results/cwd"
+printf '%q ' "$@" >"$results/cmd"
+[ "$interactive" = 0 ] || touch "$results/interactive"
+: >"$results/output"
+
+append="console=ttyS0 panic_on_warn=1 oops=panic panic=-1 loglevel=4"
+append+=" lwnfs_init=$here/guest-init.sh"
+qemu=(qemu-system-x86_64 "${accel[@]}" -m 1024 -smp 2 -nodefaults
+	-display none -no-reboot -kernel "$kernel" -initrd "$initrd"
+	-append "$append"
+	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
+	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
+	-fsdev "local,id=results,path=$results,security_model=none"
+	-device virtio-9p-pci,fsdev=results,mount_tag=results)
+
+if [ "$interactive" = 1 ]; then
+	timeout --foreground "$timeout" "${qemu[@]}" -serial mon:stdio || true
+else
+	timeout "$timeout" "${qemu[@]}" -serial "file:$results/serial.log" &
+	qpid=$!
+	tail -n +1 --pid="$qpid" -f "$results/output"
+	wait "$qpid" || true
+fi
+
+if [ ! -s "$results/rc" ]; then
+	echo "vm: the guest did not finish (crash or ${timeout}s timeout); serial log:" >&2
+	tail -n 60 "$results/serial.log" >&2 2>/dev/null || true
+	exit 125
+fi
+bad='BUG|WARNING|Oops|leak|still in use|Busy inodes|Call Trace|general protection'
+if grep -E -i "$bad" "$results/dmesg" >"$results/bad"; then
+	echo "vm: the kernel log of the run has problems:" >&2
+	cat "$results/bad" >&2
+	exit 124
+fi
+exit "$(cat "$results/rc")"
