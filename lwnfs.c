@@ -82,8 +82,10 @@ static ssize_t lwnfs_read(struct file *file, char __user *buf, size_t count,
 		if (value == S64_MAX)
 			return -EOVERFLOW;
 		atomic64_set(&lf->value, value);
+		/* @value is set before @taken reads true: pairs with below */
 		smp_store_release(&lf->taken, true);
 	} else {
+		/* pairs with the release above: @taken true, @value is set */
 		if (!smp_load_acquire(&lf->taken))
 			return 0;
 		value = atomic64_read(&lf->value);

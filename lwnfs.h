@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * lwnfs.h - constants and kernel compatibility for lwnfs
+ * Constants and kernel compatibility for lwnfs.
  *
  * lwnfs.c is written against the newest kernel API.  Each block below
  * supplies one newer API on the older kernels lwnfs supports (5.10 on),
@@ -16,6 +16,14 @@
 #define LWNFS_MAGIC		0x19980122	/* the 2002 article's LFS_MAGIC */
 #define LWNFS_VERSION		"1.0.0"
 
+/*
+ * True when building for a kernel older than major.minor.  An out-of-tree
+ * module has to know which kernel it is built for: this is the one place
+ * that asks (checkpatch's LINUX_VERSION_CODE warning is expected here).
+ */
+#define LWNFS_BEFORE(major, minor) \
+	(KERNEL_VERSION(major, minor, 0) > LINUX_VERSION_CODE)
+
 /* Longest write accepted: "-9223372036854775808\n" is 21 bytes. */
 #define LWNFS_WRITE_MAX		32
 
@@ -23,7 +31,7 @@
 #define LWNFS_TEXT_MAX		24
 
 /* 6.18 renamed generic_delete_inode() to inode_just_drop(). */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 18, 0)
+#if LWNFS_BEFORE(6, 18)
 #define inode_just_drop generic_delete_inode
 #endif
 
@@ -32,7 +40,7 @@
  * unpins such dentries.  Before it, an extra dentry reference is the pin
  * and kill_litter_super() drops it at umount: the two must switch together.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 19, 0)
+#if LWNFS_BEFORE(6, 19)
 static inline struct dentry *d_make_persistent(struct dentry *dentry,
 					       struct inode *inode)
 {
@@ -48,7 +56,7 @@ static inline struct dentry *d_make_persistent(struct dentry *dentry,
  * carry a backport of it, a mainline kernel does not: gate on the version
  * and use our own, which is right either way.
  */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 6, 0)
+#if LWNFS_BEFORE(6, 6)
 #define inode_set_ctime_current lwnfs_set_ctime_current
 static inline struct timespec64 lwnfs_set_ctime_current(struct inode *inode)
 {
@@ -58,7 +66,7 @@ static inline struct timespec64 lwnfs_set_ctime_current(struct inode *inode)
 #endif
 
 /* 6.7 moved the timestamps behind accessors. */
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 7, 0)
+#if LWNFS_BEFORE(6, 7)
 static inline struct timespec64 inode_set_mtime_to_ts(struct inode *inode,
 						      struct timespec64 ts)
 {

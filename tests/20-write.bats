@@ -13,9 +13,9 @@ teardown() {
 	unload_lwnfs
 }
 
-# accept TEXT VALUE: writing TEXT (printf escapes) sets the counter to VALUE.
+# accept TEXT VALUE: writing TEXT (printf %b escapes) sets the counter to VALUE.
 accept() {
-	run wr "$C" < <(printf -- "$1")
+	run wr "$C" < <(printf '%b' "$1")
 	[ "$output" = ok ]
 	[ "$(cat "$C")" = "$2" ]
 }
@@ -23,7 +23,7 @@ accept() {
 # reject TEXT ERRNO [OFFSET]: writing TEXT fails with ERRNO; 555 is kept
 # (and set again, since reading it took it).
 reject() {
-	run wr "$C" "${3:-0}" < <(printf -- "$1")
+	run wr "$C" "${3:-0}" < <(printf '%b' "$1")
 	echo "write '$1': $output"
 	[ "$output" = "$2" ]
 	[ "$(cat "$C")" = 555 ]
@@ -80,7 +80,7 @@ reject() {
 
 @test "rejected with EINVAL: NUL bytes" {
 	reject '5\0' EINVAL
-	reject '\0005' EINVAL
+	reject '\x005' EINVAL
 	reject '\0' EINVAL
 }
 

@@ -4,6 +4,7 @@
 # every test starts with lwnfs freshly loaded and mounted at $MNT, and ends
 # with every lwnfs mount gone and the module unloaded.
 
+# shellcheck disable=SC2034 # READER and C are for the bats files
 KO=${LWNFS_KO:-$BATS_TEST_DIRNAME/../lwnfs.ko}
 READER=$BATS_TEST_DIRNAME/lwnfs-reader
 MNT=/tmp/lwnfs
@@ -18,10 +19,7 @@ load_lwnfs() {
 }
 
 unload_lwnfs() {
-	local m
-	for m in $(awk '$3 == "lwnfs" { print $2 }' /proc/mounts | sort -r); do
-		umount "$m"
-	done
+	awk '$3 == "lwnfs" { print $2 }' /proc/mounts | sort -r | xargs -r -n 1 umount
 	if grep -q '^lwnfs ' /proc/modules; then
 		rmmod lwnfs
 	fi

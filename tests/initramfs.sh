@@ -43,6 +43,7 @@ mount -t tmpfs -o mode=0755 scratch /scratch
 mkdir -p /scratch/upper /scratch/work
 mount -t overlay -o lowerdir=/lower,upperdir=/scratch/upper,workdir=/scratch/work root /newroot
 umount /proc /dev
+# lwnfs_init=PATH on the kernel command line reaches us as a variable.
 exec switch_root /newroot "$lwnfs_init"
 INIT
 chmod +x "$work/init"

@@ -12,7 +12,7 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-release= timeout=600 interactive=0
+release='' timeout=600 interactive=0
 while getopts k:t:i opt; do
 	case $opt in
 	k) release=$OPTARG ;;
@@ -28,7 +28,7 @@ release=${release:-$("$here/distro-kernel.sh")}
 kernel=/boot/vmlinuz-$release
 [ -r "$kernel" ] || { echo "vm: cannot read $kernel" >&2; exit 1; }
 
-cache=${LWNFS_CACHE:-/var/cache/lwnfs}/initramfs
+cache=${LWNFS_CACHE:-/var/cache/lwnfs}/initramfs  # kept between runs
 mkdir -p "$cache"
 initrd=$cache/$release.cpio.gz
 if [ ! -s "$initrd" ] || [ "$here/initramfs.sh" -nt "$initrd" ]; then
@@ -55,9 +55,9 @@ qemu=(qemu-system-x86_64 "${accel[@]}" -m 1024 -smp 2 -nodefaults
 	-display none -no-reboot -kernel "$kernel" -initrd "$initrd"
 	-append "$append"
 	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
-	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot
+	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
 	-fsdev "local,id=results,path=$results,security_model=none"
-	-device virtio-9p-pci,fsdev=results,mount_tag=results)
+	-device "virtio-9p-pci,fsdev=results,mount_tag=results")
 
 if [ "$interactive" = 1 ]; then
 	timeout --foreground "$timeout" "${qemu[@]}" -serial mon:stdio || true
