@@ -135,3 +135,15 @@ subdir" ]
 	run ! grep -q " $MNT " /proc/mounts
 	rmmod lwnfs
 }
+
+@test "make install, then modprobe loads it by name and mount autoloads it" {
+	make -C "$BATS_TEST_DIRNAME/.." install KERNELRELEASE="$(uname -r)"
+	[ -f "/lib/modules/$(uname -r)/extra/lwnfs.ko" ]
+	modprobe lwnfs
+	grep -q '^lwnfs ' /proc/modules
+	rmmod lwnfs
+	mkdir -p "$MNT"
+	mount -t lwnfs lwnfs "$MNT"
+	grep -q '^lwnfs ' /proc/modules
+	[ "$(cat "$C")" = 0 ]
+}

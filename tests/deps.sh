@@ -26,8 +26,9 @@ install() {
 	fi
 	echo "deps: installing $*"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q >/dev/null
-	apt-get install -y -q --no-install-recommends "$@" >/dev/null
+	local apt=(apt-get -q -o DPkg::Lock::Timeout=600)
+	"${apt[@]}" update >/dev/null
+	"${apt[@]}" install -y --no-install-recommends "$@" >/dev/null
 }
 
 mapfile -t need < <(missing "${packages[@]}")
