@@ -7,19 +7,20 @@ KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 
 READER := tests/lwnfs-reader
+BENCH := tests/lwnfs-bench
 
-.PHONY: all modules clean install demo vm check help
+.PHONY: all modules clean install demo vm check bench help
 
 all: modules $(READER)
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-$(READER): $(READER).c
+$(READER) $(BENCH): %: %.c
 	$(CC) -O2 -Wall -Wextra -Werror -pthread -o $@ $<
 
 clean:
-	rm -f *.o *.ko *.mod *.mod.c .*.cmd Module.symvers modules.order $(READER)
+	rm -f *.o *.ko *.mod *.mod.c .*.cmd Module.symvers modules.order $(READER) $(BENCH) bench.json
 	rm -rf .tmp_versions
 
 install: modules
@@ -36,10 +37,14 @@ vm:
 check:
 	tests/check.sh
 
+bench:
+	tests/run-bench.sh
+
 help:
 	@echo 'make [KERNELRELEASE=<release>|KDIR=<dir>]  build lwnfs.ko'
 	@echo 'make install   install lwnfs.ko for KERNELRELEASE and run depmod'
 	@echo 'make demo      boot the distro kernel in QEMU and replay the article'
 	@echo 'make vm        the same, then an interactive shell in the guest'
 	@echo 'make check     build, then run the test suite in a QEMU guest'
+	@echo 'make bench     measure lwnfs against the syscall floor and the alternatives'
 	@echo 'make clean     remove build products'

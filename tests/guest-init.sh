@@ -22,7 +22,7 @@ mkdir -p /run/results
 mount -t 9p -o trans=virtio,version=9p2000.L results /run/results
 hostname lwnfs-vm
 export HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-export TERM=${TERM:-linux}
+export TERM=${TERM:-linux} LWNFS_OUT=/run/results/out
 
 r=/run/results
 cd "$(cat "$r/cwd")"

@@ -1,24 +1,26 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: vm.sh [-k RELEASE] [-t SECONDS] [-i] [--] COMMAND...
+# Usage: vm.sh [-k RELEASE] [-t SECONDS] [-o DIR] [-i] [--] COMMAND...
 #
 # Boot a Debian kernel (default: the distro's) in QEMU, with the host's root
 # shared read-only over 9p under a tmpfs overlay, run COMMAND as root in the
 # current directory, and exit with its status.  The guest's output streams
 # here; the kernel log of the run is checked for BUG, WARNING, Oops, leak
 # and "still in use" lines, any of which fails the run.  With -i the guest
-# runs COMMAND and then an interactive shell on this terminal.
+# runs COMMAND and then an interactive shell on this terminal.  With -o,
+# what COMMAND leaves in the guest's $LWNFS_OUT directory is copied to DIR.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-release='' timeout=600 interactive=0
-while getopts k:t:i opt; do
+release='' timeout=600 interactive=0 outdir=''
+while getopts k:t:o:i opt; do
 	case $opt in
 	k) release=$OPTARG ;;
 	t) timeout=$OPTARG ;;
+	o) outdir=$OPTARG ;;
 	i) interactive=1 ;;
-	*) echo "usage: vm.sh [-k RELEASE] [-t SECONDS] [-i] [--] COMMAND..." >&2; exit 2 ;;
+	*) echo "usage: vm.sh [-k RELEASE] [-t SECONDS] [-o DIR] [-i] [--] COMMAND..." >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -36,10 +38,10 @@ if [ ! -s "$initrd" ] || [ "$here/initramfs.sh" -nt "$initrd" ]; then
 fi
 
 # KVM only where a vCPU really runs: /dev/kvm alone is not enough.
-accel=(-accel tcg -cpu max)
+accel=(-accel tcg -cpu max) accel_name=tcg
 if [ -w /dev/kvm ] && (echo quit | timeout 20 qemu-system-x86_64 -accel kvm \
 	-cpu host -nodefaults -display none -monitor stdio) >/dev/null 2>&1; then
-	accel=(-accel kvm -cpu host)
+	accel=(-accel kvm -cpu host) accel_name=kvm
 fi
 
 results=$(mktemp -d)
@@ -48,9 +50,10 @@ printf '%s\n' "$PWD" >"$results/cwd"
 printf '%q ' "$@" >"$results/cmd"
 [ "$interactive" = 0 ] || touch "$results/interactive"
 : >"$results/output"
+mkdir "$results/out"
 
 append="console=ttyS0 panic_on_warn=1 oops=panic panic=-1 loglevel=4"
-append+=" lwnfs_init=$here/guest-init.sh"
+append+=" lwnfs_init=$here/guest-init.sh lwnfs_accel=$accel_name"
 qemu=(qemu-system-x86_64 "${accel[@]}" -m 1024 -smp 2 -nodefaults
 	-display none -no-reboot -kernel "$kernel" -initrd "$initrd"
 	-append "$append"
@@ -68,6 +71,7 @@ else
 	wait "$qpid" || true
 fi
 
+[ -z "$outdir" ] || cp -r "$results/out/." "$outdir/"
 if [ ! -s "$results/rc" ]; then
 	echo "vm: the guest did not finish (crash or ${timeout}s timeout); serial log:" >&2
 	tail -n 60 "$results/serial.log" >&2 2>/dev/null || true
