@@ -12,20 +12,52 @@
 #include <linux/atomic.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
+#include <linux/fs_parser.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "lwnfs.h"
 
-/* Inode numbers: simple_fill_super() gives the root 1, files their index. */
+/*
+ * Inode numbers: simple_fill_super() gives the root 1 and files their
+ * index; the built-in tree ends below LWNFS_INO_USER, where the numbers of
+ * user-made counters and directories start.
+ */
 enum {
 	LWNFS_INO_ROOT = 1,
 	LWNFS_INO_COUNTER,
 	LWNFS_INO_SUBDIR,
 	LWNFS_INO_SUBCOUNTER,
+	LWNFS_INO_USER,
+};
+
+enum lwnfs_param {
+	LWNFS_OPT_UID,
+	LWNFS_OPT_GID,
+	LWNFS_OPT_MODE,
+	LWNFS_OPT_MAX_COUNTERS,
+};
+
+/* Mount options, as parsed for one mount or remount. */
+struct lwnfs_options {
+	kuid_t uid;		/* owner of every inode */
+	kgid_t gid;
+	umode_t mode;		/* of the root directory */
+	unsigned int max_counters;	/* user-made counters and directories */
+	unsigned int set;	/* BIT(LWNFS_OPT_*) of the options given */
+};
+
+/* One per superblock: the options in force and what users made. */
+struct lwnfs_sb {
+	struct mutex lock;	/* orders option changes against new inodes */
+	struct lwnfs_options opts;
+	atomic_t made;		/* user-made counters and directories */
+	atomic_long_t next_ino;
 };
 
 /*
@@ -135,20 +167,47 @@ static const struct file_operations lwnfs_counter_fops = {
 	.llseek		= generic_file_llseek,
 };
 
-/* Inodes are not cached once unused: the dentry cache pins all we need. */
-static const struct super_operations lwnfs_super_ops = {
-	.statfs		= simple_statfs,
-	.drop_inode	= inode_just_drop,
-};
+static const struct inode_operations lwnfs_dir_iops;
+
+static bool lwnfs_builtin(const struct inode *inode)
+{
+	return inode->i_ino < LWNFS_INO_USER;
+}
+
+/* A new counter or directory inode, owned as the mount options say. */
+static struct inode *lwnfs_new_inode(struct super_block *sb, umode_t mode,
+				     unsigned long ino, atomic64_t *counter)
+{
+	struct lwnfs_sb *sbi = sb->s_fs_info;
+	struct inode *inode = new_inode(sb);
+
+	if (!inode)
+		return NULL;
+	inode->i_ino = ino;
+	inode->i_mode = mode;
+	mutex_lock(&sbi->lock);
+	inode->i_uid = sbi->opts.uid;
+	inode->i_gid = sbi->opts.gid;
+	mutex_unlock(&sbi->lock);
+	simple_inode_init_ts(inode);
+	if (S_ISDIR(mode)) {
+		inode->i_op = &lwnfs_dir_iops;
+		inode->i_fop = &simple_dir_operations;
+		inc_nlink(inode);		/* "." */
+	} else {
+		inode->i_fop = &lwnfs_counter_fops;
+		inode->i_private = counter;
+	}
+	return inode;
+}
 
 /*
- * Make @name in @parent, with a new inode, and pin it in the dentry cache:
- * the dentry cache is the only place the tree exists.  A regular file's
- * i_private points at its counter.
+ * Make @name in @parent and pin it in the dentry cache: the dentry cache
+ * is the only place the tree exists.
  */
-static struct dentry *lwnfs_create(struct dentry *parent, const char *name,
-				   umode_t mode, unsigned long ino,
-				   atomic64_t *counter)
+static struct dentry *lwnfs_make_builtin(struct dentry *parent,
+					 const char *name, umode_t mode,
+					 unsigned long ino, atomic64_t *counter)
 {
 	struct dentry *dentry;
 	struct inode *inode;
@@ -156,26 +215,187 @@ static struct dentry *lwnfs_create(struct dentry *parent, const char *name,
 	dentry = d_alloc_name(parent, name);
 	if (!dentry)
 		return ERR_PTR(-ENOMEM);
-	inode = new_inode(parent->d_sb);
+	inode = lwnfs_new_inode(parent->d_sb, mode, ino, counter);
 	if (!inode) {
 		dput(dentry);
 		return ERR_PTR(-ENOMEM);
 	}
-	inode->i_ino = ino;
-	inode->i_mode = mode;
-	simple_inode_init_ts(inode);
-	if (S_ISDIR(mode)) {
-		inode->i_op = &simple_dir_inode_operations;
-		inode->i_fop = &simple_dir_operations;
-		inc_nlink(inode);		/* "." */
+	if (S_ISDIR(mode))
 		inc_nlink(d_inode(parent));	/* ".." */
-	} else {
-		inode->i_fop = &lwnfs_counter_fops;
-		inode->i_private = counter;
-	}
 	d_make_persistent(dentry, inode);
 	dput(dentry);
 	return dentry;
+}
+
+/*
+ * User-made counters and directories.  Each takes one of the superblock's
+ * max_counters slots until it is removed; a counter's value is allocated
+ * with it and freed when its inode is evicted.
+ */
+static int lwnfs_make(struct inode *dir, struct dentry *dentry, umode_t mode)
+{
+	struct lwnfs_sb *sbi = dir->i_sb->s_fs_info;
+	atomic64_t *counter = NULL;
+	struct inode *inode;
+
+	if ((unsigned int)atomic_inc_return(&sbi->made) >
+	    READ_ONCE(sbi->opts.max_counters))
+		goto nospc;
+	if (S_ISREG(mode)) {
+		counter = kzalloc(sizeof(*counter), GFP_KERNEL);
+		if (!counter)
+			goto nomem;
+	}
+	inode = lwnfs_new_inode(dir->i_sb, mode,
+				atomic_long_inc_return(&sbi->next_ino), counter);
+	if (!inode) {
+		kfree(counter);
+		goto nomem;
+	}
+	if (S_ISDIR(mode))
+		inc_nlink(dir);
+	inode_set_mtime_to_ts(dir, inode_set_ctime_current(dir));
+	d_make_persistent(dentry, inode);	/* the VFS keeps its own ref */
+	return 0;
+nomem:
+	atomic_dec(&sbi->made);
+	return -ENOMEM;
+nospc:
+	atomic_dec(&sbi->made);
+	return -ENOSPC;
+}
+
+static int lwnfs_create(struct mnt_idmap *idmap, struct inode *dir,
+			struct dentry *dentry, umode_t mode, bool excl)
+{
+	return lwnfs_make(dir, dentry, S_IFREG | (mode & S_IALLUGO));
+}
+
+static struct dentry *lwnfs_mkdir(struct mnt_idmap *idmap, struct inode *dir,
+				  struct dentry *dentry, umode_t mode)
+{
+	return ERR_PTR(lwnfs_make(dir, dentry, S_IFDIR | (mode & S_IALLUGO)));
+}
+
+static int lwnfs_unlink(struct inode *dir, struct dentry *dentry)
+{
+	struct lwnfs_sb *sbi = dir->i_sb->s_fs_info;
+
+	if (lwnfs_builtin(d_inode(dentry)))
+		return -EPERM;
+	atomic_dec(&sbi->made);
+	return simple_unlink(dir, dentry);
+}
+
+static int lwnfs_rmdir(struct inode *dir, struct dentry *dentry)
+{
+	struct lwnfs_sb *sbi = dir->i_sb->s_fs_info;
+	int err;
+
+	if (lwnfs_builtin(d_inode(dentry)))
+		return -EPERM;
+	err = simple_rmdir(dir, dentry);
+	if (!err)
+		atomic_dec(&sbi->made);
+	return err;
+}
+
+/* Renames stay within lwnfs; the built-in tree neither moves nor goes. */
+static int lwnfs_rename(struct mnt_idmap *idmap, struct inode *old_dir,
+			struct dentry *old_dentry, struct inode *new_dir,
+			struct dentry *new_dentry, unsigned int flags)
+{
+	struct lwnfs_sb *sbi = old_dir->i_sb->s_fs_info;
+	struct inode *target = d_inode(new_dentry);
+	int err;
+
+	if (lwnfs_builtin(d_inode(old_dentry)) ||
+	    (target && lwnfs_builtin(target)))
+		return -EPERM;
+	err = simple_rename(idmap, old_dir, old_dentry, new_dir, new_dentry,
+			    flags);
+	if (!err && target && !(flags & RENAME_EXCHANGE))
+		atomic_dec(&sbi->made);
+	return err;
+}
+
+/*
+ * No .mknod, .symlink or .link: the VFS refuses those with EPERM, so
+ * lwnfs holds only counters and directories (mknod(2) of S_IFREG is
+ * create, and makes a counter).
+ */
+static const struct inode_operations lwnfs_dir_iops = {
+	.lookup		= simple_lookup,
+	.create		= lwnfs_iop_create,
+	.mkdir		= lwnfs_iop_mkdir,
+	.unlink		= lwnfs_unlink,
+	.rmdir		= lwnfs_rmdir,
+	.rename		= lwnfs_iop_rename,
+};
+
+/* A user-made counter's value goes with its inode. */
+static void lwnfs_evict_inode(struct inode *inode)
+{
+	truncate_inode_pages_final(&inode->i_data);
+	clear_inode(inode);
+	if (S_ISREG(inode->i_mode) && !lwnfs_builtin(inode))
+		kfree(inode->i_private);
+}
+
+static int lwnfs_show_options(struct seq_file *m, struct dentry *root)
+{
+	struct lwnfs_sb *sbi = root->d_sb->s_fs_info;
+
+	mutex_lock(&sbi->lock);
+	if (!uid_eq(sbi->opts.uid, GLOBAL_ROOT_UID))
+		seq_printf(m, ",uid=%u",
+			   from_kuid_munged(&init_user_ns, sbi->opts.uid));
+	if (!gid_eq(sbi->opts.gid, GLOBAL_ROOT_GID))
+		seq_printf(m, ",gid=%u",
+			   from_kgid_munged(&init_user_ns, sbi->opts.gid));
+	if (sbi->opts.mode != LWNFS_DEFAULT_MODE)
+		seq_printf(m, ",mode=%o", sbi->opts.mode);
+	if (sbi->opts.max_counters != LWNFS_DEFAULT_MAX_COUNTERS)
+		seq_printf(m, ",max_counters=%u", sbi->opts.max_counters);
+	mutex_unlock(&sbi->lock);
+	return 0;
+}
+
+/* Inodes are not cached once unused: the dentry cache pins all we need. */
+static const struct super_operations lwnfs_super_ops = {
+	.statfs		= simple_statfs,
+	.drop_inode	= inode_just_drop,
+	.evict_inode	= lwnfs_evict_inode,
+	.show_options	= lwnfs_show_options,
+};
+
+/*
+ * Apply the options given to a mount or remount to the superblock: all
+ * mounts share one, so a second mount's options must reach it too.
+ */
+static void lwnfs_apply(struct super_block *sb, const struct lwnfs_options *o)
+{
+	struct lwnfs_sb *sbi = sb->s_fs_info;
+	struct inode *root = d_inode(sb->s_root);
+	struct inode *inode;
+
+	mutex_lock(&sbi->lock);
+	if (o->set & BIT(LWNFS_OPT_UID))
+		sbi->opts.uid = o->uid;
+	if (o->set & BIT(LWNFS_OPT_GID))
+		sbi->opts.gid = o->gid;
+	if (o->set & BIT(LWNFS_OPT_MODE))
+		sbi->opts.mode = o->mode;
+	if (o->set & BIT(LWNFS_OPT_MAX_COUNTERS))
+		WRITE_ONCE(sbi->opts.max_counters, o->max_counters);
+	root->i_mode = S_IFDIR | sbi->opts.mode;
+	spin_lock(&sb->s_inode_list_lock);
+	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
+		inode->i_uid = sbi->opts.uid;
+		inode->i_gid = sbi->opts.gid;
+	}
+	spin_unlock(&sb->s_inode_list_lock);
+	mutex_unlock(&sbi->lock);
 }
 
 /* simple_fill_super() leaves i_private NULL: point it at the counter. */
@@ -200,39 +420,122 @@ static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 		{ "" }
 	};
 	struct dentry *subdir, *subcounter;
+	struct lwnfs_sb *sbi;
 	int err;
+
+	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
+	if (!sbi)
+		return -ENOMEM;
+	mutex_init(&sbi->lock);
+	sbi->opts.mode = LWNFS_DEFAULT_MODE;
+	sbi->opts.max_counters = LWNFS_DEFAULT_MAX_COUNTERS;
+	atomic_long_set(&sbi->next_ino, LWNFS_INO_USER - 1);
+	sb->s_fs_info = sbi;
 
 	err = simple_fill_super(sb, LWNFS_MAGIC, files);
 	if (err)
 		return err;
 	sb->s_op = &lwnfs_super_ops;	/* simple_fill_super() set its own */
+	d_inode(sb->s_root)->i_op = &lwnfs_dir_iops;
 
 	err = lwnfs_attach(sb->s_root, "counter", &lwnfs_counter);
 	if (err)
 		return err;
-	subdir = lwnfs_create(sb->s_root, "subdir", S_IFDIR | 0755,
-			      LWNFS_INO_SUBDIR, NULL);
+	subdir = lwnfs_make_builtin(sb->s_root, "subdir", S_IFDIR | 0755,
+				    LWNFS_INO_SUBDIR, NULL);
 	if (IS_ERR(subdir))
 		return PTR_ERR(subdir);
-	subcounter = lwnfs_create(subdir, "subcounter", S_IFREG | 0644,
-				  LWNFS_INO_SUBCOUNTER, &lwnfs_subcounter);
+	subcounter = lwnfs_make_builtin(subdir, "subcounter", S_IFREG | 0644,
+					LWNFS_INO_SUBCOUNTER, &lwnfs_subcounter);
 	return PTR_ERR_OR_ZERO(subcounter);
+}
+
+static const struct fs_parameter_spec lwnfs_params[] = {
+	fsparam_uid("uid", LWNFS_OPT_UID),
+	fsparam_gid("gid", LWNFS_OPT_GID),
+	fsparam_u32oct("mode", LWNFS_OPT_MODE),
+	fsparam_u32("max_counters", LWNFS_OPT_MAX_COUNTERS),
+	{}
+};
+
+/* Unknown options and bad values fail with EINVAL and a kernel message. */
+static int lwnfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
+{
+	struct lwnfs_options *o = fc->fs_private;
+	struct fs_parse_result result;
+	int opt;
+
+	opt = fs_parse(fc, lwnfs_params, param, &result);
+	if (opt < 0)
+		return opt;
+	switch (opt) {
+	case LWNFS_OPT_UID:
+		o->uid = lwnfs_result_uid(fc, &result);
+		if (!uid_valid(o->uid))
+			return invalfc(fc, "Bad value for '%s'", param->key);
+		break;
+	case LWNFS_OPT_GID:
+		o->gid = lwnfs_result_gid(fc, &result);
+		if (!gid_valid(o->gid))
+			return invalfc(fc, "Bad value for '%s'", param->key);
+		break;
+	case LWNFS_OPT_MODE:
+		if (result.uint_32 & ~S_IALLUGO)
+			return invalfc(fc, "Bad value for '%s'", param->key);
+		o->mode = result.uint_32;
+		break;
+	case LWNFS_OPT_MAX_COUNTERS:
+		o->max_counters = result.uint_32;
+		break;
+	}
+	o->set |= BIT(opt);
+	return 0;
 }
 
 /* Every mount shares one superblock, so a write is seen through them all. */
 static int lwnfs_get_tree(struct fs_context *fc)
 {
-	return get_tree_single(fc, lwnfs_fill_super);
+	int err = get_tree_single(fc, lwnfs_fill_super);
+
+	if (!err)
+		lwnfs_apply(fc->root->d_sb, fc->fs_private);
+	return err;
+}
+
+static int lwnfs_reconfigure(struct fs_context *fc)
+{
+	lwnfs_apply(fc->root->d_sb, fc->fs_private);
+	return 0;
+}
+
+static void lwnfs_free_fc(struct fs_context *fc)
+{
+	kfree(fc->fs_private);
 }
 
 static const struct fs_context_operations lwnfs_context_ops = {
+	.parse_param	= lwnfs_parse_param,
 	.get_tree	= lwnfs_get_tree,
+	.reconfigure	= lwnfs_reconfigure,
+	.free		= lwnfs_free_fc,
 };
 
 static int lwnfs_init_fs_context(struct fs_context *fc)
 {
+	struct lwnfs_options *o = kzalloc(sizeof(*o), GFP_KERNEL);
+
+	if (!o)
+		return -ENOMEM;
+	fc->fs_private = o;
 	fc->ops = &lwnfs_context_ops;
 	return 0;
+}
+
+/* User-made entries die with the superblock; the built-in counters do not. */
+static void lwnfs_kill_sb(struct super_block *sb)
+{
+	kill_anon_super(sb);
+	kfree(sb->s_fs_info);
 }
 
 /* No FS_USERNS_MOUNT: mounting needs CAP_SYS_ADMIN in the initial namespace. */
@@ -240,7 +543,8 @@ static struct file_system_type lwnfs_fs_type = {
 	.owner			= THIS_MODULE,
 	.name			= "lwnfs",
 	.init_fs_context	= lwnfs_init_fs_context,
-	.kill_sb		= kill_anon_super,
+	.parameters		= lwnfs_params,
+	.kill_sb		= lwnfs_kill_sb,
 };
 
 static int __init lwnfs_init(void)

@@ -1,0 +1,95 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Mount options: uid=, gid=, mode=, max_counters=.
+
+load helpers
+
+setup() {
+	insmod "$KO"
+	mkdir -p "$MNT" /tmp/lwnfs2 /tmp/lwnfs3
+}
+
+teardown() {
+	unload_lwnfs
+}
+
+# opts MOUNTPOINT: the options /proc/mounts shows for it.
+opts() {
+	awk -v m="$1" '$2 == m { print $4 }' /proc/mounts
+}
+
+@test "defaults: root-owned, root dir 0755, no options shown" {
+	mount -t lwnfs lwnfs "$MNT"
+	[ "$(opts "$MNT")" = rw,relatime ]
+	[ "$(stat -c '%a %u %g' "$MNT")" = "755 0 0" ]
+}
+
+@test "uid= and gid= own every inode, built-in and user-made" {
+	mount -t lwnfs -o uid=1000,gid=100 lwnfs "$MNT"
+	touch "$MNT/made"
+	run stat -c '%u:%g' "$MNT" "$C" "$MNT/subdir" "$MNT/subdir/subcounter" "$MNT/made"
+	[ "$(echo "${lines[@]}")" = "1000:100 1000:100 1000:100 1000:100 1000:100" ]
+	[[ $(opts "$MNT") == *,uid=1000,gid=100* ]]
+}
+
+@test "the owner given by uid= may write counters and make new ones" {
+	mount -t lwnfs -o uid=65534,gid=65534 lwnfs "$MNT"
+	setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "echo 12 > $C; touch $MNT/mine"
+	[ "$(cat "$C")" = 12 ]
+	[ -f "$MNT/mine" ]
+}
+
+@test "mode= sets the root directory's mode" {
+	mount -t lwnfs -o mode=1777 lwnfs "$MNT"
+	[ "$(stat -c %a "$MNT")" = 1777 ]
+	[[ $(opts "$MNT") == *,mode=1777* ]]
+}
+
+@test "max_counters= is shown and bounds user-made entries" {
+	mount -t lwnfs -o max_counters=3 lwnfs "$MNT"
+	[[ $(opts "$MNT") == *,max_counters=3* ]]
+	touch "$MNT/a" "$MNT/b"
+	mkdir "$MNT/d"
+	run touch "$MNT/c"
+	[ "$status" -ne 0 ]
+	[[ $output == *"No space left on device"* ]]
+	run mkdir "$MNT/e"
+	[[ $output == *"No space left on device"* ]]
+	rm "$MNT/a"
+	touch "$MNT/c"
+}
+
+@test "remount changes the options given and keeps the others" {
+	mount -t lwnfs -o uid=5,max_counters=9 lwnfs "$MNT"
+	mount -o remount,gid=6,mode=700 "$MNT"
+	[ "$(stat -c '%a %u %g' "$MNT")" = "700 5 6" ]
+	[ "$(stat -c '%u %g' "$C")" = "5 6" ]
+	[[ $(opts "$MNT") == *,uid=5,gid=6,mode=700,max_counters=9* ]]
+}
+
+@test "a second mount's options reach the shared superblock" {
+	mount -t lwnfs lwnfs "$MNT"
+	mount -t lwnfs -o uid=7 lwnfs /tmp/lwnfs2
+	[ "$(stat -c %u "$MNT/counter")" = 7 ]
+	[[ $(opts "$MNT") == *,uid=7* ]]
+	mount -t lwnfs lwnfs /tmp/lwnfs3	# no options: nothing changes
+	[ "$(stat -c %u "$MNT/counter")" = 7 ]
+}
+
+@test "an unknown or malformed option fails with EINVAL, naming it" {
+	for o in bogus uid=abc gid=-1 mode=8888 mode=17777 max_counters=-1 max_counters=x; do
+		run mount -t lwnfs -o "$o" lwnfs "$MNT"
+		echo "$o: $output"
+		[ "$status" -ne 0 ]
+		run ! grep -q " $MNT lwnfs " /proc/mounts
+		name=${o%%=*}
+		dmesg | tail -n 1 | grep -q "lwnfs: .*'$name'"
+	done
+}
+
+@test "a malformed option on remount fails and changes nothing" {
+	mount -t lwnfs -o uid=3 lwnfs "$MNT"
+	run mount -o remount,uid=abc "$MNT"
+	[ "$status" -ne 0 ]
+	[ "$(stat -c %u "$C")" = 3 ]
+}

@@ -1,0 +1,165 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# Counters and directories users make: create, mkdir, rm, rmdir, mv.
+
+load helpers
+
+setup() {
+	load_lwnfs
+}
+
+teardown() {
+	unload_lwnfs
+}
+
+@test "touch NAME makes a counter starting at 0" {
+	touch "$MNT/seq"
+	[ "$(stat -c '%F %a' "$MNT/seq")" = "regular empty file 644" ]
+	[ "$(cat "$MNT/seq")" = 0 ]
+	[ "$(cat "$MNT/seq")" = 1 ]
+	[ "$(cat "$C")" = 0 ]
+}
+
+@test "echo 5 > NAME makes a counter holding 5" {
+	echo 5 >"$MNT/five"
+	[ "$(cat "$MNT/five")" = 5 ]
+	[ "$(cat "$MNT/five")" = 6 ]
+}
+
+@test "a bad first write still makes the counter, at 0" {
+	run bash -c "echo junk > $MNT/bad"
+	[ "$status" -ne 0 ]
+	[ "$(cat "$MNT/bad")" = 0 ]
+}
+
+@test "mkdir makes directories, nested, and counters go in them" {
+	mkdir -p "$MNT/a/b"
+	echo 9 >"$MNT/a/b/c"
+	[ "$(cat "$MNT/a/b/c")" = 9 ]
+	echo 3 >"$MNT/subdir/mine"
+	[ "$(cat "$MNT/subdir/mine")" = 3 ]
+	[ "$(stat -c %h "$MNT/a")" = 3 ]
+}
+
+@test "rm removes a counter; rmdir removes only an empty directory" {
+	mkdir "$MNT/d"
+	touch "$MNT/d/x"
+	run rmdir "$MNT/d"
+	[[ $output == *"not empty"* ]]
+	rm "$MNT/d/x"
+	rmdir "$MNT/d"
+	[ "$(ls -A "$MNT")" = "counter
+subdir" ]
+}
+
+@test "mv renames and moves counters, keeping their values" {
+	echo 40 >"$MNT/old"
+	mkdir "$MNT/dir"
+	mv "$MNT/old" "$MNT/dir/new"
+	[ ! -e "$MNT/old" ]
+	[ "$(cat "$MNT/dir/new")" = 40 ]
+	echo 1 >"$MNT/other"
+	mv "$MNT/dir/new" "$MNT/other"	# replaces other
+	[ "$(cat "$MNT/other")" = 41 ]
+	mv "$MNT/dir" "$MNT/subdir/dir2"
+	[ -d "$MNT/subdir/dir2" ]
+}
+
+@test "the built-in tree cannot be removed or renamed: EPERM" {
+	touch "$MNT/x"
+	for cmd in "rm $C" "rm $MNT/subdir/subcounter" "rmdir $MNT/subdir" \
+		"mv $C $MNT/c2" "mv $MNT/subdir $MNT/s2" "mv $MNT/x $C" \
+		"mv $MNT/x $MNT/subdir/subcounter" "rm -rf $MNT/subdir"; do
+		run $cmd
+		echo "$cmd: $output"
+		[ "$status" -ne 0 ]
+		[[ $output == *"Operation not permitted"* ]]
+	done
+	[ "$(ls "$MNT" "$MNT/subdir" | tr '\n' ' ')" = "$MNT: counter subdir x  $MNT/subdir: subcounter " ]
+}
+
+@test "mknod, mkfifo, symlinks and hard links are refused with EPERM" {
+	touch "$MNT/t"
+	for cmd in "mkfifo $MNT/f" "mknod $MNT/n c 1 3" "ln -s t $MNT/s" \
+		"ln $MNT/t $MNT/h"; do
+		run $cmd
+		echo "$cmd: $output"
+		[ "$status" -ne 0 ]
+		[[ $output == *"Operation not permitted"* ]]
+	done
+}
+
+@test "a name longer than 255 bytes: ENAMETOOLONG" {
+	run touch "$MNT/$(printf 'x%.0s' $(seq 256))"
+	[[ $output == *"File name too long"* ]]
+	touch "$MNT/$(printf 'x%.0s' $(seq 255))"
+}
+
+@test "made counters belong to the superblock: shared by mounts, gone at umount" {
+	mkdir -p /tmp/lwnfs2
+	mount -t lwnfs lwnfs /tmp/lwnfs2
+	echo 70 >"$MNT/shared"
+	[ "$(cat /tmp/lwnfs2/shared)" = 70 ]
+	umount /tmp/lwnfs2
+	[ "$(cat "$MNT/shared")" = 71 ]
+	umount "$MNT"
+	mount -t lwnfs lwnfs "$MNT"
+	[ ! -e "$MNT/shared" ]
+}
+
+@test "an open made counter outlives its unlink" {
+	echo 8 >"$MNT/gone"
+	exec 7<"$MNT/gone"
+	rm "$MNT/gone"
+	run cat <&7
+	exec 7<&-
+	[ "$output" = 8 ]
+}
+
+# inodes: the kernel's count of inodes in use.
+inodes() {
+	awk '{ print $1 - $2 }' /proc/sys/fs/inode-nr
+}
+
+@test "2000 made counters are all freed by rm, and by umount" {
+	base=$(inodes)
+	mkdir "$MNT/many"
+	(cd "$MNT/many" && seq 2000 | xargs touch)
+	[ "$(ls "$MNT/many" | wc -l)" = 2000 ]
+	[ $(($(inodes) - base)) -ge 2000 ]
+	rm -r "$MNT/many"
+	[ $(($(inodes) - base)) -lt 100 ]
+	(cd "$MNT" && seq 2000 | xargs touch)
+	umount "$MNT"
+	[ $(($(inodes) - base)) -lt 100 ]
+	rmmod lwnfs
+}
+
+@test "race: creators, removers and readers on the same names for 10 s" {
+	mount -o remount,max_counters=16 "$MNT"
+	end=$((SECONDS + 10))
+	for w in 1 2 3; do
+		(while [ $SECONDS -lt $end ]; do
+			for n in 0 1 2 3 4 5 6 7; do
+				echo $w >"$MNT/r$n" 2>/dev/null || true
+				mkdir "$MNT/d$n" 2>/dev/null || true
+				mv "$MNT/r$n" "$MNT/r$(((n + 1) % 8))" 2>/dev/null || true
+			done
+		done) &
+		(while [ $SECONDS -lt $end ]; do
+			rm -f "$MNT"/r* 2>/dev/null || true
+			rmdir "$MNT"/d* 2>/dev/null || true
+		done) &
+		(while [ $SECONDS -lt $end ]; do
+			cat "$MNT"/r* >/dev/null 2>&1 || true
+		done) &
+	done
+	wait
+	rm -f "$MNT"/r*
+	rmdir "$MNT"/d* 2>/dev/null || true
+	[ "$(ls "$MNT" | tr '\n' ' ')" = "counter subdir " ]
+	# The slot count came back to 0: exactly 16 can be made again.
+	for n in $(seq 16); do touch "$MNT/n$n"; done
+	run touch "$MNT/n17"
+	[[ $output == *"No space left on device"* ]]
+}
