@@ -7,7 +7,7 @@ set -euo pipefail
 
 insmod lwnfs.ko
 mkdir -p /tmp/lwnfs /tmp/bench
-mount -t lwnfs lwnfs /tmp/lwnfs
+mount -t lwnfs -o max_counters=20000 lwnfs /tmp/lwnfs
 tests/lwnfs-bench /tmp/lwnfs /tmp/bench "$LWNFS_OUT/bench.json" lwnfs.ko
 umount /tmp/lwnfs
 rmmod lwnfs

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -300,6 +301,55 @@ static void module_sections(const char *ko, long *text, long *data, long *bss)
 	pclose(p);
 }
 
+/* Slab memory in use, in bytes, from /proc/meminfo. */
+static long slab_bytes(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long kb = -1;
+
+	if (!f)
+		die("/proc/meminfo");
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Slab: %ld kB", &kb) == 1)
+			break;
+	fclose(f);
+	return kb * 1024;
+}
+
+/*
+ * Kernel memory per user-made counter: the slab delta over @n counters
+ * made in a fresh directory, and what is left once they are removed.
+ */
+static void bench_memory(long n)
+{
+	char dir[256], path[300];
+	long before, made, after, i;
+
+	snprintf(dir, sizeof(dir), "%s/memory", mnt);
+	if (mkdir(dir, 0755))
+		die(dir);
+	sync();
+	before = slab_bytes();
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%ld", dir, i);
+		close(xopen(path, O_CREAT | O_WRONLY));
+	}
+	made = slab_bytes();
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%ld", dir, i);
+		if (unlink(path))
+			die(path);
+	}
+	after = slab_bytes();
+	if (rmdir(dir))
+		die(dir);
+	record_size("made_counter_bytes", "kernel memory per made counter (slab)",
+		    (double)(made - before) / n);
+	record_size("made_counter_left_bytes",
+		    "  slab left per counter after rm", (double)(after - before) / n);
+}
+
 /* Module size in bytes as /proc/modules gives it. */
 static long module_size(void)
 {
@@ -411,6 +461,7 @@ int main(int argc, char **argv)
 	if (ncpu > 2 && ncpu <= MAX_THREADS)
 		bench_threads(ncpu, iters);
 
+	bench_memory(10000);
 	module_sections(argv[4], &text, &data, &bss);
 	record_size("module_text_bytes", "module text (size)", text);
 	record_size("module_data_bytes", "module data (size)", data);
