@@ -9,7 +9,7 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 READER := tests/lwnfs-reader
 BENCH := tests/lwnfs-bench
 
-.PHONY: all modules clean install demo vm check bench help
+.PHONY: all modules clean install demo vm check bench lint help
 
 all: modules $(READER)
 
@@ -40,11 +40,15 @@ check:
 bench:
 	tests/run-bench.sh
 
+lint:
+	tests/lint.sh
+
 help:
 	@echo 'make [KERNELRELEASE=<release>|KDIR=<dir>]  build lwnfs.ko'
 	@echo 'make install   install lwnfs.ko for KERNELRELEASE and run depmod'
 	@echo 'make demo      boot the distro kernel in QEMU and replay the article'
 	@echo 'make vm        the same, then an interactive shell in the guest'
 	@echo 'make check     build, then run the test suite in a QEMU guest'
+	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck'
 	@echo 'make bench     measure lwnfs against the syscall floor and the alternatives'
 	@echo 'make clean     remove build products'

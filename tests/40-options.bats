@@ -28,7 +28,7 @@ opts() {
 	mount -t lwnfs -o uid=1000,gid=100 lwnfs "$MNT"
 	touch "$MNT/made"
 	run stat -c '%u:%g' "$MNT" "$C" "$MNT/subdir" "$MNT/subdir/subcounter" "$MNT/made"
-	[ "$(echo "${lines[@]}")" = "1000:100 1000:100 1000:100 1000:100 1000:100" ]
+	[ "${lines[*]}" = "1000:100 1000:100 1000:100 1000:100 1000:100" ]
 	[[ $(opts "$MNT") == *,uid=1000,gid=100* ]]
 }
 

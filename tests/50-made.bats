@@ -75,7 +75,8 @@ subdir" ]
 		[ "$status" -ne 0 ]
 		[[ $output == *"Operation not permitted"* ]]
 	done
-	[ "$(ls "$MNT" "$MNT/subdir" | tr '\n' ' ')" = "$MNT: counter subdir x  $MNT/subdir: subcounter " ]
+	[ "$(cd "$MNT" && echo *)" = "counter subdir x" ]
+	[ "$(cd "$MNT/subdir" && echo *)" = subcounter ]
 }
 
 @test "mknod, mkfifo, symlinks and hard links are refused with EPERM" {
@@ -125,7 +126,7 @@ inodes() {
 	base=$(inodes)
 	mkdir "$MNT/many"
 	(cd "$MNT/many" && seq 2000 | xargs touch)
-	[ "$(ls "$MNT/many" | wc -l)" = 2000 ]
+	[ "$(find "$MNT/many" -type f | wc -l)" = 2000 ]
 	[ $(($(inodes) - base)) -ge 2000 ]
 	rm -r "$MNT/many"
 	[ $(($(inodes) - base)) -lt 100 ]
@@ -157,7 +158,7 @@ inodes() {
 	wait
 	rm -f "$MNT"/r*
 	rmdir "$MNT"/d* 2>/dev/null || true
-	[ "$(ls "$MNT" | tr '\n' ' ')" = "counter subdir " ]
+	[ "$(cd "$MNT" && echo *)" = "counter subdir" ]
 	# The slot count came back to 0: exactly 16 can be made again.
 	for n in $(seq 16); do touch "$MNT/n$n"; done
 	run touch "$MNT/n17"

@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Install what building lwnfs and booting its test guests needs, from
-# Debian's archive: only what is missing, so a second run does nothing.
-# Not root: print the one apt command to run instead.
+# Usage: deps.sh [lint]
+# Install what building lwnfs and booting its test guests needs (with
+# "lint": what make lint needs), from Debian's archive: only what is
+# missing, so a second run does nothing.  Not root: print the one apt
+# command to run instead.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,5 +36,11 @@ install() {
 mapfile -t need < <(missing "${packages[@]}")
 install "${need[@]}"
 # The headers must be those of the very kernel the guest boots.
-mapfile -t need < <(missing "linux-headers-$("$here/distro-kernel.sh")")
+release=$("$here/distro-kernel.sh")
+extra=("linux-headers-$release")
+if [ "${1:-}" = lint ]; then
+	# checkpatch.pl and the semantic patches come with the kernel source.
+	extra+=(sparse coccinelle shellcheck "linux-source-$(echo "$release" | cut -d. -f1,2)")
+fi
+mapfile -t need < <(missing "${extra[@]}")
 install "${need[@]}"

@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make lint: the checks the kernel's 0-day bot runs, on lwnfs.  checkpatch
+# --strict, sparse (C=2) and W=1 on the module, coccicheck's semantic
+# patches, shellcheck on the scripts.  Prints each finding; exits non-zero
+# if there is any.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+tests/deps.sh lint
+release=${KERNELRELEASE:-$(tests/distro-kernel.sh)}
+series=$(echo "$release" | cut -d. -f1,2)
+src=${LWNFS_CACHE:-/var/cache/lwnfs}/linux-source-$series
+if [ ! -f "$src/scripts/checkpatch.pl" ]; then
+	mkdir -p "$src"
+	tar -xf "/usr/src/linux-source-$series.tar.xz" -C "$src" --strip-components=1 \
+		--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch' '*/scripts/coccinelle/*'
+fi
+
+failed=0
+check() {
+	local name=$1
+	shift
+	if "$@"; then
+		echo "lint: $name: clean"
+	else
+		echo "lint: $name: FINDINGS"
+		failed=$((failed + 1))
+	fi
+}
+
+checkpatch() {
+	local cp=("$src/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types)
+	"${cp[@]}" -f lwnfs.c tests/*.c || return 1
+	# lwnfs.h asks for the kernel version in one place, LWNFS_BEFORE():
+	# an out-of-tree module must, so that one warning type is expected.
+	"${cp[@]}" --ignore LINUX_VERSION_CODE -f lwnfs.h
+}
+
+# W=1 and sparse in one build; any warning line is a finding.
+kbuild() {
+	local log
+	log=$(make --no-print-directory KERNELRELEASE="$release" W=1 C=2 modules 2>&1)
+	! grep -E 'warning|error' <<<"$log"
+}
+
+# Every semantic patch in report mode.  badzero and check_bq27xxx_data
+# need OCaml scripting (a 285 MB compiler): not run, and said so.
+coccicheck() {
+	local cocci out found=0
+	for cocci in "$src"/scripts/coccinelle/*/*.cocci; do
+		case $cocci in
+		*/badzero.cocci | */check_bq27xxx_data.cocci) continue ;;
+		esac
+		out=$(spatch --very-quiet -D report --no-show-diff --sp-file "$cocci" \
+			lwnfs.c lwnfs.h 2>/dev/null) || { echo "spatch failed: $cocci"; found=1; }
+		[ -z "$out" ] || { echo "$cocci:"; echo "$out"; found=1; }
+	done
+	echo "coccicheck: not run: badzero.cocci, check_bq27xxx_data.cocci (need OCaml)"
+	return "$found"
+}
+
+check checkpatch checkpatch
+check "W=1 and sparse" kbuild
+check coccicheck coccicheck
+check shellcheck shellcheck tests/*.sh tests/*.bats tests/helpers.bash .ci/run
+[ "$failed" = 0 ]
