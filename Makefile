@@ -8,19 +8,20 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 
 READER := tests/lwnfs-reader
 BENCH := tests/lwnfs-bench
+FUZZ := tests/lwnfs-fuzz
 
-.PHONY: all modules clean install demo vm check bench lint help
+.PHONY: all modules clean install demo vm check bench lint fuzz stress help
 
 all: modules $(READER)
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
-$(READER) $(BENCH): %: %.c
+$(READER) $(BENCH) $(FUZZ): %: %.c
 	$(CC) -O2 -Wall -Wextra -Werror -pthread -o $@ $<
 
 clean:
-	rm -f *.o *.ko *.mod *.mod.c .*.cmd Module.symvers modules.order $(READER) $(BENCH) bench.json
+	rm -f *.o *.ko *.mod *.mod.c .*.cmd Module.symvers modules.order $(READER) $(BENCH) $(FUZZ) bench.json
 	rm -rf .tmp_versions
 
 install: modules
@@ -29,19 +30,26 @@ install: modules
 
 # The targets below boot a Debian kernel in QEMU; they set themselves up.
 demo:
-	tests/run-demo.sh
+	tests/run-guest.sh -t 300 -- tests/demo.sh
 
 vm:
-	tests/run-demo.sh --shell
+	tests/run-guest.sh -i -t 86400 -- tests/demo.sh --keep
 
 check:
 	tests/check.sh
 
 bench:
-	tests/run-bench.sh
+	tests/run-guest.sh -b $(BENCH) -t 1800 -o . -- tests/bench-guest.sh
+	@echo 'bench: figures in bench.json'
 
 lint:
 	tests/lint.sh
+
+fuzz:
+	tests/run-guest.sh -d debug -b $(FUZZ) -t 1800 -- tests/fuzz-guest.sh
+
+stress:
+	tests/run-guest.sh -t 1800 -- tests/stress-guest.sh
 
 help:
 	@echo 'make [KERNELRELEASE=<release>|KDIR=<dir>]  build lwnfs.ko'
@@ -50,5 +58,7 @@ help:
 	@echo 'make vm        the same, then an interactive shell in the guest'
 	@echo 'make check     build, then run the test suite in a QEMU guest'
 	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck'
+	@echo 'make fuzz      our seeded syscall fuzzer, then trinity, on an lwnfs mount'
+	@echo 'make stress    readers, writers, mounts and reloads at once, then checks'
 	@echo 'make bench     measure lwnfs against the syscall floor and the alternatives'
 	@echo 'make clean     remove build products'

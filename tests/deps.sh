@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: deps.sh [lint]
+# Usage: deps.sh [lint|debug]
 # Install what building lwnfs and booting its test guests needs (with
-# "lint": what make lint needs), from Debian's archive: only what is
+# "lint": what make lint needs; "debug": what building a kernel and
+# fuzzing need), from Debian's archive: only what is
 # missing, so a second run does nothing.  Not root: print the one apt
 # command to run instead.
 set -euo pipefail
@@ -41,6 +42,10 @@ extra=("linux-headers-$release")
 if [ "${1:-}" = lint ]; then
 	# checkpatch.pl and the semantic patches come with the kernel source.
 	extra+=(sparse coccinelle shellcheck "linux-source-$(echo "$release" | cut -d. -f1,2)")
+fi
+if [ "${1:-}" = debug ]; then
+	extra+=(bc bison flex libelf-dev libssl-dev dwarves rsync trinity
+		"linux-source-$(echo "$release" | cut -d. -f1,2)")
 fi
 mapfile -t need < <(missing "${extra[@]}")
 install "${need[@]}"

@@ -25,6 +25,8 @@ export HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/
 export TERM=${TERM:-linux} LWNFS_OUT=/run/results/out
 
 r=/run/results
+# shellcheck source=/dev/null
+. "$r/env"
 cd "$(cat "$r/cwd")"
 echo "lwnfs-vm: command starts" >/dev/kmsg
 rc=0

@@ -5,7 +5,8 @@
 #
 # Boot a Debian kernel (default: the distro's) in QEMU, with the host's root
 # shared read-only over 9p under a tmpfs overlay, run COMMAND as root in the
-# current directory, and exit with its status.  The guest's output streams
+# current directory, with the LWNFS_* variables of this environment, and
+# exit with its status.  The guest's output streams
 # here; the kernel log of the run is checked for BUG, WARNING, Oops, leak
 # and "still in use" lines, any of which fails the run.  With -i the guest
 # runs COMMAND and then an interactive shell on this terminal.  With -o,
@@ -48,6 +49,10 @@ results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 printf '%s\n' "$PWD" >"$results/cwd"
 printf '%q ' "$@" >"$results/cmd"
+# LWNFS_* settings reach the command in the guest.
+while IFS='=' read -r name value; do
+	printf 'export %s=%q\n' "$name" "$value"
+done < <(env | grep '^LWNFS_[A-Z_]*=' || true) >"$results/env"
 [ "$interactive" = 0 ] || touch "$results/interactive"
 : >"$results/output"
 mkdir "$results/out"
@@ -77,8 +82,9 @@ if [ ! -s "$results/rc" ]; then
 	tail -n 60 "$results/serial.log" >&2 2>/dev/null || true
 	exit 125
 fi
-bad='BUG|WARNING|Oops|leak|still in use|Busy inodes|Call Trace|general protection'
-if grep -E -i "$bad" "$results/dmesg" >"$results/bad"; then
+# Case matters: "VFS: Warning: ... old stat() call" is no kernel bug.
+bad='BUG|WARNING|Oops|[Ll]eak|still in use|Busy inodes|Call Trace|UBSAN|general protection'
+if grep -E "$bad" "$results/dmesg" >"$results/bad"; then
 	echo "vm: the kernel log of the run has problems:" >&2
 	cat "$results/bad" >&2
 	exit 124

@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: debug-kernel.sh
+# Build (once; then print from the cache) a sanitizer kernel from Debian's
+# linux-source package: KASAN, KMEMLEAK, PROVE_LOCKING, DEBUG_ATOMIC_SLEEP,
+# UBSAN, DEBUG_LIST and KFENCE, on x86_64_defconfig plus kvm_guest.config
+# so virtio and 9p are built in, without debug info.  Prints the build
+# directory: arch/x86/boot/bzImage is the kernel, and lwnfs builds against
+# it with KDIR=<dir>; <dir>/modroot holds its /lib/modules.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+"$here/deps.sh" debug
+series=$("$here/distro-kernel.sh" | cut -d. -f1,2)
+tarball=/usr/src/linux-source-$series.tar.xz
+dir=${LWNFS_CACHE:-/var/cache/lwnfs}/debug-kernel-$series
+stamp="$(stat -c %Y "$tarball") $(sha256sum "$0" | cut -c1-16)"
+
+if [ -f "$dir/.lwnfs-built" ] && [ "$(cat "$dir/.lwnfs-built")" = "$stamp" ]; then
+	echo "$dir"
+	exit 0
+fi
+
+start=$SECONDS
+rm -rf "$dir"
+mkdir -p "$dir"
+tar -xf "$tarball" -C "$dir" --strip-components=1
+cd "$dir"
+{
+	make x86_64_defconfig
+	make kvm_guest.config
+	scripts/config --set-str LOCALVERSION -lwnfs-debug -d LOCALVERSION_AUTO \
+		-e MODULES -e MODULE_UNLOAD -d MODULE_SIG -e OVERLAY_FS -e TMPFS \
+		-e USER_NS -e DEVTMPFS -e BLK_DEV_INITRD -e RD_GZIP -e MAGIC_SYSRQ \
+		-e DEBUG_INFO_NONE -d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -d DEBUG_INFO_BTF \
+		-e DEBUG_KERNEL -e KASAN -e KASAN_GENERIC -e KASAN_INLINE \
+		-e DEBUG_KMEMLEAK -d DEBUG_KMEMLEAK_DEFAULT_OFF -d DEBUG_KMEMLEAK_AUTO_SCAN \
+		-e PROVE_LOCKING -e DEBUG_ATOMIC_SLEEP -e UBSAN -e UBSAN_BOUNDS \
+		-e DEBUG_LIST -e KFENCE -e DEBUG_FS
+	make olddefconfig
+	make -j"$(nproc)" bzImage modules
+	make modules_install INSTALL_MOD_PATH="$dir/modroot"
+} >"$dir/build.log" 2>&1 || {
+	tail -n 30 "$dir/build.log" >&2
+	echo "debug-kernel: the build failed; log in $dir/build.log" >&2
+	exit 1
+}
+for opt in KASAN DEBUG_KMEMLEAK PROVE_LOCKING DEBUG_ATOMIC_SLEEP UBSAN DEBUG_LIST \
+	KFENCE NET_9P_VIRTIO 9P_FS OVERLAY_FS VIRTIO_PCI; do
+	grep -q "^CONFIG_$opt=y" .config || {
+		echo "debug-kernel: CONFIG_$opt did not stick" >&2
+		exit 1
+	}
+done
+echo "$stamp" >.lwnfs-built
+echo "debug-kernel: built in $((SECONDS - start)) s" >&2
+echo "$dir"

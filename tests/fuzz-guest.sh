@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Inside a test guest: fuzz an lwnfs mount with our seeded syscall driver
+# (as root, LWNFS_FUZZ_OPS operations, seed LWNFS_FUZZ_SEED), then with
+# trinity as an unprivileged user confined to the mount for
+# LWNFS_TRINITY_SECONDS.  vm.sh then fails the run on any kernel report.
+set -euo pipefail
+
+seed=${LWNFS_FUZZ_SEED:-1} ops=${LWNFS_FUZZ_OPS:-200000}
+seconds=${LWNFS_TRINITY_SECONDS:-120}
+mnt=/tmp/lwnfs
+
+insmod lwnfs.ko
+mkdir -p "$mnt"
+mount -t lwnfs -o uid=65534,gid=65534,max_counters=64 lwnfs "$mnt"
+
+start=$SECONDS
+tests/lwnfs-fuzz -s "$seed" -n "$ops" "$mnt"
+echo "fuzz: lwnfs-fuzz: $ops operations in $((SECONDS - start)) s"
+
+# Trinity picks its files from the victim path; as nobody it can harm
+# nothing outside it (and the guest is thrown away anyway).  It watches
+# only the taints that mean a kernel bug: loading lwnfs taints O and E.
+# No socket, perf or drm fds: trinity 1.9 crashes making sockets here.
+start=$SECONDS
+cd /tmp
+timeout --preserve-status -s INT "$seconds" setpriv --reuid=65534 --regid=65534 \
+	--clear-groups trinity -q -V "$mnt" -C 2 -l off -T BAD_PAGE,DIE,WARN,MACHINE_CHECK \
+	--disable-fds=sockets,perf,drm >/tmp/trinity.log 2>&1 || true
+ran=$(grep -o 'Ran [0-9]* syscalls' /tmp/trinity.log | tail -n 1 | grep -o '[0-9]*' || echo 0)
+echo "fuzz: trinity: ${ran:-0} syscalls in $((SECONDS - start)) s"
+cd - >/dev/null
+
+tests/lwnfs-fuzz -s "$seed" -n 0 "$mnt" >/dev/null
+umount "$mnt"
+rmmod lwnfs
+echo "fuzz: lwnfs consistent afterwards; module unloaded"

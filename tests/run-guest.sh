@@ -1,0 +1,33 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: run-guest.sh [-d DEPS] [-b TARGET]... [VM.SH OPTIONS] -- COMMAND...
+#
+# What make demo, vm, bench, fuzz and stress share: install what is
+# missing (tests/deps.sh DEPS), build lwnfs (and each make TARGET) for the
+# distro's kernel, or KERNELRELEASE, then run COMMAND in a guest booted on
+# it (tests/vm.sh, which takes the other options).
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+targets=(all) vmopts=() deps=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+	case $1 in
+	-b) targets+=("$2"); shift 2 ;;
+	-d) deps=("$2"); shift 2 ;;
+	*) vmopts+=("$1"); shift ;;
+	esac
+done
+[ $# -gt 1 ] || { echo "usage: run-guest.sh [-d DEPS] [-b TARGET]... [VM.SH OPTIONS] -- COMMAND..." >&2; exit 2; }
+shift
+
+tests/deps.sh "${deps[@]}"
+release=${KERNELRELEASE:-$(tests/distro-kernel.sh)}
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+make --no-print-directory KERNELRELEASE="$release" "${targets[@]}" >"$log" 2>&1 || {
+	cat "$log" >&2
+	echo "run-guest: the build failed" >&2
+	exit 1
+}
+tests/vm.sh -k "$release" "${vmopts[@]}" -- "$@"
