@@ -10,7 +10,7 @@ READER := tests/lwnfs-reader
 BENCH := tests/lwnfs-bench
 FUZZ := tests/lwnfs-fuzz
 
-.PHONY: all modules clean install demo vm check bench lint fuzz stress help
+.PHONY: all modules clean install demo vm check check-debug bench lint fuzz stress help
 
 all: modules $(READER)
 
@@ -38,6 +38,9 @@ vm:
 check:
 	tests/check.sh
 
+check-debug:
+	tests/check-debug.sh
+
 bench:
 	tests/run-guest.sh -b $(BENCH) -t 1800 -o . -- tests/bench-guest.sh
 	@echo 'bench: figures in bench.json'
@@ -57,6 +60,7 @@ help:
 	@echo 'make demo      boot the distro kernel in QEMU and replay the article'
 	@echo 'make vm        the same, then an interactive shell in the guest'
 	@echo 'make check     build, then run the test suite in a QEMU guest'
+	@echo 'make check-debug  the suite, fuzz and stress on a KASAN/lockdep/kmemleak kernel'
 	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck'
 	@echo 'make fuzz      our seeded syscall fuzzer, then trinity, on an lwnfs mount'
 	@echo 'make stress    readers, writers, mounts and reloads at once, then checks'

@@ -27,6 +27,10 @@ export TERM=${TERM:-linux} LWNFS_OUT=/run/results/out
 r=/run/results
 # shellcheck source=/dev/null
 . "$r/env"
+if [ -e "$r/modules" ]; then	# a kernel built here: its modules
+	mkdir -p "/lib/modules/$(uname -r)"
+	mount --bind "$(cat "$r/modules")" "/lib/modules/$(uname -r)"
+fi
 cd "$(cat "$r/cwd")"
 echo "lwnfs-vm: command starts" >/dev/kmsg
 rc=0

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: vm.sh [-k RELEASE] [-t SECONDS] [-o DIR] [-i] [--] COMMAND...
+# Usage: vm.sh [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS] [-o DIR] [-i]
+#              [--] COMMAND...
 #
 # Boot a Debian kernel (default: the distro's) in QEMU, with the host's root
 # shared read-only over 9p under a tmpfs overlay, run COMMAND as root in the
@@ -11,31 +12,36 @@
 # and "still in use" lines, any of which fails the run.  With -i the guest
 # runs COMMAND and then an interactive shell on this terminal.  With -o,
 # what COMMAND leaves in the guest's $LWNFS_OUT directory is copied to DIR.
+# -K and -M boot a kernel built here: its image, and the directory its
+# modules were installed into (INSTALL_MOD_PATH), which the guest sees as
+# its /lib/modules.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-release='' timeout=600 interactive=0 outdir=''
-while getopts k:t:o:i opt; do
+release='' timeout=600 interactive=0 outdir='' kernel='' modroot=/
+while getopts k:K:M:t:o:i opt; do
 	case $opt in
 	k) release=$OPTARG ;;
+	K) kernel=$OPTARG ;;
+	M) modroot=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	o) outdir=$OPTARG ;;
 	i) interactive=1 ;;
-	*) echo "usage: vm.sh [-k RELEASE] [-t SECONDS] [-o DIR] [-i] [--] COMMAND..." >&2; exit 2 ;;
+	*) echo "usage: vm.sh [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS] [-o DIR] [-i] [--] COMMAND..." >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || { echo "vm: no command given" >&2; exit 2; }
 release=${release:-$("$here/distro-kernel.sh")}
 
-kernel=/boot/vmlinuz-$release
+kernel=${kernel:-/boot/vmlinuz-$release}
 [ -r "$kernel" ] || { echo "vm: cannot read $kernel" >&2; exit 1; }
 
 cache=${LWNFS_CACHE:-/var/cache/lwnfs}/initramfs  # kept between runs
 mkdir -p "$cache"
 initrd=$cache/$release.cpio.gz
 if [ ! -s "$initrd" ] || [ "$here/initramfs.sh" -nt "$initrd" ]; then
-	"$here/initramfs.sh" "$release" "$initrd"
+	"$here/initramfs.sh" "$release" "$initrd" "$modroot"
 fi
 
 # KVM only where a vCPU really runs: /dev/kvm alone is not enough.
@@ -54,6 +60,7 @@ while IFS='=' read -r name value; do
 	printf 'export %s=%q\n' "$name" "$value"
 done < <(env | grep '^LWNFS_[A-Z_]*=' || true) >"$results/env"
 [ "$interactive" = 0 ] || touch "$results/interactive"
+[ "$modroot" = / ] || printf '%s\n' "$modroot/lib/modules/$release" >"$results/modules"
 : >"$results/output"
 mkdir "$results/out"
 

@@ -1,0 +1,30 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Inside a guest on the sanitizer kernel (tests/debug-kernel.sh): the bats
+# suite, the fuzzers and the stress test, then a kmemleak scan.  Any
+# sanitizer report fails the run: vm.sh reads the kernel log, and a
+# kmemleak report fails here.
+set -euo pipefail
+
+kmemleak=/sys/kernel/debug/kmemleak
+mount -t debugfs debugfs /sys/kernel/debug
+echo clear >"$kmemleak"		# what boot left is not ours
+
+rc=0
+bats --tap tests || rc=1
+tests/fuzz-guest.sh || rc=1
+tests/stress-guest.sh || rc=1
+
+# Objects are reported once unreferenced for a while: scan, wait, scan.
+echo scan >"$kmemleak"
+sleep 6
+echo scan >"$kmemleak"
+if [ -s "$kmemleak" ]; then
+	echo "debug: kmemleak reports:"
+	cat "$kmemleak"
+	rc=1
+else
+	echo "debug: kmemleak: no leaks"
+fi
+exit "$rc"
