@@ -237,32 +237,31 @@ static int lwnfs_make(struct inode *dir, struct dentry *dentry, umode_t mode)
 	struct lwnfs_sb *sbi = dir->i_sb->s_fs_info;
 	atomic64_t *counter = NULL;
 	struct inode *inode;
+	int err = -ENOSPC;
 
 	if ((unsigned int)atomic_inc_return(&sbi->made) >
 	    READ_ONCE(sbi->opts.max_counters))
-		goto nospc;
+		goto undo;
+	err = -ENOMEM;
 	if (S_ISREG(mode)) {
 		counter = kzalloc(sizeof(*counter), GFP_KERNEL);
 		if (!counter)
-			goto nomem;
+			goto undo;
 	}
 	inode = lwnfs_new_inode(dir->i_sb, mode,
 				atomic_long_inc_return(&sbi->next_ino), counter);
-	if (!inode) {
-		kfree(counter);
-		goto nomem;
-	}
+	if (!inode)
+		goto free;
 	if (S_ISDIR(mode))
 		inc_nlink(dir);
 	inode_set_mtime_to_ts(dir, inode_set_ctime_current(dir));
 	d_make_persistent(dentry, inode);	/* the VFS keeps its own ref */
 	return 0;
-nomem:
+free:
+	kfree(counter);
+undo:
 	atomic_dec(&sbi->made);
-	return -ENOMEM;
-nospc:
-	atomic_dec(&sbi->made);
-	return -ENOSPC;
+	return err;
 }
 
 static int lwnfs_create(struct mnt_idmap *idmap, struct inode *dir,
@@ -271,6 +270,7 @@ static int lwnfs_create(struct mnt_idmap *idmap, struct inode *dir,
 	return lwnfs_make(dir, dentry, S_IFREG | (mode & S_IALLUGO));
 }
 
+/* NULL (ERR_PTR(0)) tells the VFS the dentry it gave us is the new one. */
 static struct dentry *lwnfs_mkdir(struct mnt_idmap *idmap, struct inode *dir,
 				  struct dentry *dentry, umode_t mode)
 {
