@@ -24,9 +24,9 @@
 #include "lwnfs.h"
 
 /*
- * Inode numbers: simple_fill_super() gives the root 1 and files their
- * index; the built-in tree ends below LWNFS_INO_USER, where the numbers of
- * user-made counters and directories start.
+ * Inode numbers: simple_fill_super() gives the root 1; the built-in tree
+ * ends below LWNFS_INO_USER, where the numbers of user-made counters and
+ * directories start.
  */
 enum {
 	LWNFS_INO_ROOT = 1,
@@ -398,28 +398,16 @@ static void lwnfs_apply(struct super_block *sb, const struct lwnfs_options *o)
 	mutex_unlock(&sbi->lock);
 }
 
-/* simple_fill_super() leaves i_private NULL: point it at the counter. */
-static int lwnfs_attach(struct dentry *dir, const char *name,
-			atomic64_t *counter)
-{
-	struct qstr qname = QSTR_INIT(name, strlen(name));
-	struct dentry *dentry;
-
-	dentry = d_hash_and_lookup(dir, &qname);
-	if (IS_ERR_OR_NULL(dentry))
-		return -ENOENT;
-	d_inode(dentry)->i_private = counter;
-	dput(dentry);
-	return 0;
-}
-
+/*
+ * simple_fill_super() makes the root.  The files it could make get no
+ * i_private, and looking them up again to set it needs a lookup helper
+ * 7.x no longer exports, so the counters are made by hand like the
+ * subdirectory.
+ */
 static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 {
-	static const struct tree_descr files[] = {
-		[LWNFS_INO_COUNTER] = { "counter", &lwnfs_counter_fops, 0644 },
-		{ "" }
-	};
-	struct dentry *subdir, *subcounter;
+	static const struct tree_descr no_files[] = { { "" } };
+	struct dentry *counter, *subdir, *subcounter;
 	struct lwnfs_sb *sbi;
 	int err;
 
@@ -432,15 +420,16 @@ static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	atomic_long_set(&sbi->next_ino, LWNFS_INO_USER - 1);
 	sb->s_fs_info = sbi;
 
-	err = simple_fill_super(sb, LWNFS_MAGIC, files);
+	err = simple_fill_super(sb, LWNFS_MAGIC, no_files);
 	if (err)
 		return err;
 	sb->s_op = &lwnfs_super_ops;	/* simple_fill_super() set its own */
 	d_inode(sb->s_root)->i_op = &lwnfs_dir_iops;
 
-	err = lwnfs_attach(sb->s_root, "counter", &lwnfs_counter);
-	if (err)
-		return err;
+	counter = lwnfs_make_builtin(sb->s_root, "counter", S_IFREG | 0644,
+				     LWNFS_INO_COUNTER, &lwnfs_counter);
+	if (IS_ERR(counter))
+		return PTR_ERR(counter);
 	subdir = lwnfs_make_builtin(sb->s_root, "subdir", S_IFDIR | 0755,
 				    LWNFS_INO_SUBDIR, NULL);
 	if (IS_ERR(subdir))
