@@ -8,7 +8,11 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 
 READER := tests/lwnfs-reader
 
-.PHONY: all modules clean install demo vm check help
+PREFIX ?= /usr/local
+MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
+
+.PHONY: all modules clean install uninstall \
+	demo vm check help
 
 all: modules $(READER)
 
@@ -25,6 +29,12 @@ clean:
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod -a $(KERNELRELEASE)
+	install -D -m 644 lwnfs.5 $(MAN5DIR)/lwnfs.5
+
+uninstall:
+	rm -f /lib/modules/$(KERNELRELEASE)/extra/lwnfs.ko*
+	depmod -a $(KERNELRELEASE)
+	rm -f $(MAN5DIR)/lwnfs.5
 
 # The targets below boot a Debian kernel in QEMU; they set themselves up.
 demo:
@@ -38,7 +48,8 @@ check:
 
 help:
 	@echo 'make [KERNELRELEASE=<release>|KDIR=<dir>]  build lwnfs.ko'
-	@echo 'make install   install lwnfs.ko for KERNELRELEASE and run depmod'
+	@echo 'make install   install lwnfs.ko for KERNELRELEASE, run depmod; and lwnfs.5'
+	@echo 'make uninstall undo make install'
 	@echo 'make demo      boot the distro kernel in QEMU and replay the article'
 	@echo 'make vm        the same, then an interactive shell in the guest'
 	@echo 'make check     build, then run the test suite in a QEMU guest'
