@@ -9,7 +9,7 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 READER := tests/lwnfs-reader
 
 # The one version string is LWNFS_VERSION in lwnfs.h; dkms.conf and
-# debian/changelog repeat it and tests/05-version.bats keeps them equal.
+# debian/changelog repeat it and tests/05-packaging.bats keeps them equal.
 VERSION := $(shell sed -n 's/^\#define LWNFS_VERSION[[:space:]]*"\(.*\)"/\1/p' lwnfs.h)
 # What DKMS needs to build the module: the sources of the Debian package too.
 DKMS_FILES := dkms.conf Kbuild lwnfs.c lwnfs.h
