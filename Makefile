@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Out-of-tree build of lwnfs.  The module is built for KERNELRELEASE, the
-# running kernel unless told otherwise (DKMS passes its $kernelver here).
+# running kernel unless told otherwise.  DKMS does not use this file:
+# dkms.conf runs the kernel's own make on Kbuild, for DKMS's $kernelver.
 
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
