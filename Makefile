@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Out-of-tree build of lwnfs.  The module is built for KERNELRELEASE, the
-# running kernel unless told otherwise (DKMS passes its $kernelver here).
+# running kernel unless told otherwise.  DKMS does not use this file:
+# dkms.conf runs the kernel's own make on Kbuild, for DKMS's $kernelver.
 
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
@@ -10,7 +11,18 @@ READER := tests/lwnfs-reader
 BENCH := tests/lwnfs-bench
 FUZZ := tests/lwnfs-fuzz
 
-.PHONY: all modules clean install demo vm check check-debug bench lint fuzz stress help
+# The one version string is LWNFS_VERSION in lwnfs.h; dkms.conf and
+# debian/changelog repeat it and tests/05-packaging.bats keeps them equal.
+VERSION := $(shell sed -n 's/^\#define LWNFS_VERSION[[:space:]]*"\(.*\)"/\1/p' lwnfs.h)
+# What DKMS needs to build the module: the sources of the Debian package too.
+DKMS_FILES := dkms.conf Kbuild lwnfs.c lwnfs.h
+DKMS_SRC := /usr/src/lwnfs-$(VERSION)
+DEB_DIR := build/deb
+PREFIX ?= /usr/local
+MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
+
+.PHONY: all modules clean install uninstall dkms-install dkms-remove deb \
+	demo vm check check-debug bench lint fuzz stress help
 
 all: modules $(READER)
 
@@ -22,11 +34,43 @@ $(READER) $(BENCH) $(FUZZ): %: %.c
 
 clean:
 	rm -f *.o *.ko *.mod *.mod.c .*.cmd Module.symvers modules.order $(READER) $(BENCH) $(FUZZ) bench.json
-	rm -rf .tmp_versions
+	rm -rf .tmp_versions build
 
 install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
 	depmod -a $(KERNELRELEASE)
+	install -D -m 644 lwnfs.5 $(MAN5DIR)/lwnfs.5
+
+uninstall:
+	rm -f /lib/modules/$(KERNELRELEASE)/extra/lwnfs.ko*
+	depmod -a $(KERNELRELEASE)
+	rm -f $(MAN5DIR)/lwnfs.5
+
+# DKMS from this checkout: copy the sources to $(DKMS_SRC), then add, build
+# and install for KERNELRELEASE.  Run again after a change to reinstall.
+dkms-install:
+	@command -v dkms >/dev/null || { echo "dkms-install: dkms is not installed" >&2; exit 1; }
+	@! dpkg-query -S $(DKMS_SRC) >/dev/null 2>&1 || \
+		{ echo "dkms-install: $(DKMS_SRC) belongs to a package; remove it first" >&2; exit 1; }
+	@[ -z "$$(dkms status -m lwnfs -v $(VERSION))" ] || dkms remove -m lwnfs -v $(VERSION) --all
+	rm -rf $(DKMS_SRC)
+	install -d $(DKMS_SRC)
+	install -m 644 $(DKMS_FILES) $(DKMS_SRC)/
+	dkms add -m lwnfs -v $(VERSION)
+	dkms build -m lwnfs -v $(VERSION) -k $(KERNELRELEASE)
+	dkms install -m lwnfs -v $(VERSION) -k $(KERNELRELEASE)
+
+dkms-remove:
+	@command -v dkms >/dev/null || { echo "dkms-remove: dkms is not installed" >&2; exit 1; }
+	@! dpkg-query -S $(DKMS_SRC) >/dev/null 2>&1 || \
+		{ echo "dkms-remove: $(DKMS_SRC) belongs to a package; remove that instead" >&2; exit 1; }
+	@[ -z "$$(dkms status -m lwnfs -v $(VERSION))" ] || dkms remove -m lwnfs -v $(VERSION) --all
+	rm -rf $(DKMS_SRC)
+
+# The Debian package lwnfs-dkms, built from a copy of the tree under
+# $(DEB_DIR): the .deb lands in $(DEB_DIR), never next to the checkout.
+deb:
+	scripts/build-deb.sh $(DEB_DIR)
 
 # The targets below boot a Debian kernel in QEMU; they set themselves up.
 demo:
@@ -56,7 +100,11 @@ stress:
 
 help:
 	@echo 'make [KERNELRELEASE=<release>|KDIR=<dir>]  build lwnfs.ko'
-	@echo 'make install   install lwnfs.ko for KERNELRELEASE and run depmod'
+	@echo 'make install   install lwnfs.ko for KERNELRELEASE, run depmod; and lwnfs.5'
+	@echo 'make uninstall undo make install'
+	@echo 'make dkms-install  install this tree with DKMS for KERNELRELEASE'
+	@echo 'make dkms-remove   remove it from DKMS for every kernel'
+	@echo 'make deb       build the Debian package lwnfs-dkms into $(DEB_DIR)/'
 	@echo 'make demo      boot the distro kernel in QEMU and replay the article'
 	@echo 'make vm        the same, then an interactive shell in the guest'
 	@echo 'make check     build, then run the test suite in a QEMU guest'

@@ -139,6 +139,7 @@ subdir" ]
 @test "make install, then modprobe loads it by name and mount autoloads it" {
 	make -C "$BATS_TEST_DIRNAME/.." install KERNELRELEASE="$(uname -r)"
 	[ -f "/lib/modules/$(uname -r)/extra/lwnfs.ko" ]
+	[ -f /usr/local/share/man/man5/lwnfs.5 ]
 	modprobe lwnfs
 	grep -q '^lwnfs ' /proc/modules
 	rmmod lwnfs
@@ -146,4 +147,9 @@ subdir" ]
 	mount -t lwnfs lwnfs "$MNT"
 	grep -q '^lwnfs ' /proc/modules
 	[ "$(cat "$C")" = 0 ]
+	# make uninstall undoes it all, so that DKMS tests find no stray copy.
+	unload_lwnfs
+	make -C "$BATS_TEST_DIRNAME/.." uninstall KERNELRELEASE="$(uname -r)"
+	run ! modinfo lwnfs
+	[ ! -e /usr/local/share/man/man5/lwnfs.5 ]
 }

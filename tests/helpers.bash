@@ -4,11 +4,16 @@
 # every test starts with lwnfs freshly loaded and mounted at $MNT, and ends
 # with every lwnfs mount gone and the module unloaded.
 
-# shellcheck disable=SC2034 # READER and C are for the bats files
+# shellcheck disable=SC2034 # READER, C and DEB are for the bats files
 KO=${LWNFS_KO:-$BATS_TEST_DIRNAME/../lwnfs.ko}
 READER=$BATS_TEST_DIRNAME/lwnfs-reader
 MNT=/tmp/lwnfs
 C=$MNT/counter
+TREE=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+# The one version, LWNFS_VERSION in lwnfs.h.
+VERSION=$(sed -n 's/^#define LWNFS_VERSION[[:space:]]*"\(.*\)"/\1/p' "$TREE/lwnfs.h")
+# The Debian package, built on the host before the guest boots (make deb).
+DEB=${LWNFS_DEB:-$TREE/build/deb/lwnfs-dkms_${VERSION}_all.deb}
 
 bats_require_minimum_version 1.5.0
 
@@ -42,4 +47,23 @@ wr() {
 # value FILE: take one value (and so advance the counter).
 value() {
 	cat "$1"
+}
+
+# dkms_state: the state "dkms status" gives lwnfs $VERSION on the running
+# kernel ("installed", "built", ...), or nothing.  dkms 3 prints
+# "lwnfs/1.0.0, 6.1.0-1-amd64, x86_64: installed", dkms 2 "lwnfs, 1.0.0, ...".
+dkms_state() {
+	dkms status -m lwnfs -v "$VERSION" -k "$(uname -r)" |
+		sed -n "s|^lwnfs[/,] *$VERSION, $(uname -r), [^:]*: \([a-z-]*\).*|\1|p"
+}
+
+# no_lwnfs_left: no trace of lwnfs in DKMS, /usr/src or /lib/modules, and
+# modprobe cannot find it.
+no_lwnfs_left() {
+	run ! modinfo lwnfs
+	[ -z "$(dkms status -m lwnfs)" ]
+	[ ! -e /var/lib/dkms/lwnfs ]
+	run ! compgen -G '/usr/src/lwnfs-*'
+	run ! compgen -G '/lib/modules/*/updates/dkms/lwnfs.ko*'
+	run ! compgen -G '/lib/modules/*/extra/lwnfs.ko*'
 }

@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: lint-package.sh [DEBDIR]
+#
+# On the host, after make deb: the man page must be clean under mandoc and
+# groff, and the package under lintian (warnings, info and pedantic tags
+# fail it).  Prints what is wrong; exits non-zero if anything is.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+debdir=${1:-build/deb}
+rc=0
+
+if ! mandoc -T lint -W all lwnfs.5; then
+	echo "lint: mandoc finds problems in lwnfs.5" >&2
+	rc=1
+fi
+warnings=$(groff -ww -man -z lwnfs.5 2>&1)
+if [ -n "$warnings" ]; then
+	echo "$warnings" >&2
+	echo "lint: groff warns about lwnfs.5" >&2
+	rc=1
+fi
+
+changes=("$debdir"/lwnfs_*.changes)
+[ -f "${changes[0]}" ] || { echo "lint: no .changes in $debdir (run make deb)" >&2; exit 1; }
+# lintian says it should not run as root, which is how make check runs.
+if ! lintian -EI -L +pedantic --fail-on warning,info,pedantic "${changes[@]}" \
+	2> >(grep -v 'running with root privileges' >&2); then
+	echo "lint: lintian finds problems in the package" >&2
+	rc=1
+fi
+exit "$rc"
