@@ -3,8 +3,9 @@
 #
 # make lint: the checks the kernel's 0-day bot runs, on lwnfs.  checkpatch
 # --strict, sparse (C=2) and W=1 on the module, coccicheck's semantic
-# patches, shellcheck on the scripts.  Prints each finding; exits non-zero
-# if there is any.
+# patches, shellcheck on the scripts, mandoc, groff and lintian on the man
+# page and the Debian package.  Prints each finding; exits non-zero if
+# there is any.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -65,5 +66,10 @@ coccicheck() {
 check checkpatch checkpatch
 check "W=1 and sparse" kbuild
 check coccicheck coccicheck
-check shellcheck shellcheck tests/*.sh tests/*.bats tests/helpers.bash .ci/run
+check shellcheck shellcheck tests/*.sh tests/*.bats tests/helpers.bash .ci/run \
+	scripts/*.sh
+package() {
+	make --no-print-directory deb >/dev/null && tests/lint-package.sh
+}
+check "man page and package" package
 [ "$failed" = 0 ]

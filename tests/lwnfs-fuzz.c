@@ -35,13 +35,14 @@ static const char *const names[] = {
 	"d1", "d0/f3", "d0/d2", "d0/d2/f4", "subdir/f5", "d1/f6",
 };
 
-#define NNAMES	(sizeof(names) / sizeof(names[0]))
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NNAMES	ARRAY_SIZE(names)
 
-static uint64_t rng;
+static unsigned long long rng;
 static int fds[NFDS];
 static long calls, failures;
 
-static uint64_t rnd(void)
+static unsigned long long rnd(void)
 {
 	rng ^= rng << 13;
 	rng ^= rng >> 7;
@@ -75,7 +76,7 @@ static off_t offset(void)
 	static const off_t offs[] = { 0, 0, 0, 1, 2, 3, 10, 20, 31, 32, 4096,
 				      -1, 1LL << 40, INT64_MAX };
 
-	return offs[pick(sizeof(offs) / sizeof(offs[0]))];
+	return offs[pick(ARRAY_SIZE(offs))];
 }
 
 /* Bytes to write: a number, a number with junk, or random bytes. */
@@ -123,7 +124,7 @@ static void one_op(void)
 			close(*fd);
 		f = access[pick(3)];
 		for (i = 0; i < 2; i++)
-			f |= flags[pick(sizeof(flags) / sizeof(flags[0]))];
+			f |= flags[pick(ARRAY_SIZE(flags))];
 		*fd = open(name(), f, pick(0777));
 		count(*fd);
 		break;
