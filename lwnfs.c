@@ -20,7 +20,7 @@
 
 #include "lwnfs.h"
 
-/* Inode numbers: simple_fill_super() gives the root 1, files their index. */
+/* Inode numbers: simple_fill_super() gives the root 1. */
 enum {
 	LWNFS_INO_ROOT = 1,
 	LWNFS_INO_COUNTER,
@@ -178,38 +178,25 @@ static struct dentry *lwnfs_create(struct dentry *parent, const char *name,
 	return dentry;
 }
 
-/* simple_fill_super() leaves i_private NULL: point it at the counter. */
-static int lwnfs_attach(struct dentry *dir, const char *name,
-			atomic64_t *counter)
-{
-	struct qstr qname = QSTR_INIT(name, strlen(name));
-	struct dentry *dentry;
-
-	dentry = d_hash_and_lookup(dir, &qname);
-	if (IS_ERR_OR_NULL(dentry))
-		return -ENOENT;
-	d_inode(dentry)->i_private = counter;
-	dput(dentry);
-	return 0;
-}
-
+/*
+ * simple_fill_super() makes the root; its files would get no i_private,
+ * so the counters are made by hand like the subdirectory.
+ */
 static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 {
-	static const struct tree_descr files[] = {
-		[LWNFS_INO_COUNTER] = { "counter", &lwnfs_counter_fops, 0644 },
-		{ "" }
-	};
-	struct dentry *subdir, *subcounter;
+	static const struct tree_descr no_files[] = { { "" } };
+	struct dentry *counter, *subdir, *subcounter;
 	int err;
 
-	err = simple_fill_super(sb, LWNFS_MAGIC, files);
+	err = simple_fill_super(sb, LWNFS_MAGIC, no_files);
 	if (err)
 		return err;
 	sb->s_op = &lwnfs_super_ops;	/* simple_fill_super() set its own */
 
-	err = lwnfs_attach(sb->s_root, "counter", &lwnfs_counter);
-	if (err)
-		return err;
+	counter = lwnfs_create(sb->s_root, "counter", S_IFREG | 0644,
+			       LWNFS_INO_COUNTER, &lwnfs_counter);
+	if (IS_ERR(counter))
+		return PTR_ERR(counter);
 	subdir = lwnfs_create(sb->s_root, "subdir", S_IFDIR | 0755,
 			      LWNFS_INO_SUBDIR, NULL);
 	if (IS_ERR(subdir))
