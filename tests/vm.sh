@@ -1,38 +1,63 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: vm.sh [-k RELEASE] [-t SECONDS] [-i] [--] COMMAND...
+# Usage: vm.sh [-r ROOT] [-k RELEASE] [-t SECONDS] [-i] [--] COMMAND...
 #
 # Boot a Debian kernel (default: the distro's) in QEMU, with the host's root
 # shared read-only over 9p under a tmpfs overlay, run COMMAND as root in the
-# current directory, and exit with its status.  The guest's output streams
+# current directory, and exit with its status.  With -r ROOT the guest's
+# root is the directory ROOT instead (a Debian root made by root.sh): the
+# kernel is ROOT/boot/vmlinuz-RELEASE (default: the only one there), its
+# modules come from ROOT, and the current directory and this script must be
+# inside ROOT, where the guest finds them at the same path less ROOT.  The guest's output streams
 # here; the kernel log of the run is checked for BUG, WARNING, Oops, leak
 # and "still in use" lines, any of which fails the run.  With -i the guest
 # runs COMMAND and then an interactive shell on this terminal.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-release='' timeout=600 interactive=0
-while getopts k:t:i opt; do
+release='' timeout=600 interactive=0 root=''
+while getopts r:k:t:i opt; do
 	case $opt in
+	r) root=$(cd "$OPTARG" && pwd) ;;
 	k) release=$OPTARG ;;
 	t) timeout=$OPTARG ;;
 	i) interactive=1 ;;
-	*) echo "usage: vm.sh [-k RELEASE] [-t SECONDS] [-i] [--] COMMAND..." >&2; exit 2 ;;
+	*) echo "usage: vm.sh [-r ROOT] [-k RELEASE] [-t SECONDS] [-i] [--] COMMAND..." >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || { echo "vm: no command given" >&2; exit 2; }
+cwd=$PWD init=$here/guest-init.sh
+if [ -n "$root" ]; then
+	# The guest sees ROOT as /: translate the paths it is handed.
+	case $cwd/ in "$root"/*) cwd=/${cwd#"$root"/} ;; *)
+		echo "vm: with -r, run from a directory inside $root" >&2; exit 2 ;;
+	esac
+	case $init in "$root"/*) init=/${init#"$root"/} ;; *)
+		echo "vm: with -r, $init must be inside $root" >&2; exit 2 ;;
+	esac
+	if [ -z "$release" ]; then
+		kernels=("$root"/boot/vmlinuz-*)
+		[ "${#kernels[@]}" = 1 ] || {
+			echo "vm: not exactly one kernel in $root/boot; give -k RELEASE" >&2
+			exit 2
+		}
+		release=${kernels[0]#"$root"/boot/vmlinuz-}
+	fi
+fi
 release=${release:-$("$here/distro-kernel.sh")}
 
-kernel=/boot/vmlinuz-$release
+kernel=$root/boot/vmlinuz-$release
 [ -r "$kernel" ] || { echo "vm: cannot read $kernel" >&2; exit 1; }
 
 cache=${LWNFS_CACHE:-/var/cache/lwnfs}/initramfs  # kept between runs
 mkdir -p "$cache"
-initrd=$cache/$release.cpio.gz
-if [ ! -s "$initrd" ] || [ "$here/initramfs.sh" -nt "$initrd" ]; then
-	"$here/initramfs.sh" "$release" "$initrd"
+# Remade when the modules change: a remade root has a new modules.dep.
+initrd=$cache/${root:+$(basename "$root")-}$release.cpio.gz
+if [ ! -s "$initrd" ] || [ "$here/initramfs.sh" -nt "$initrd" ] ||
+	[ "$root/lib/modules/$release/modules.dep" -nt "$initrd" ]; then
+	"$here/initramfs.sh" "$release" "$initrd" "${root:-/}"
 fi
 
 # KVM only where a vCPU really runs: /dev/kvm alone is not enough.
@@ -44,17 +69,17 @@ fi
 
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
-printf '%s\n' "$PWD" >"$results/cwd"
+printf '%s\n' "$cwd" >"$results/cwd"
 printf '%q ' "$@" >"$results/cmd"
 [ "$interactive" = 0 ] || touch "$results/interactive"
 : >"$results/output"
 
 append="console=ttyS0 panic_on_warn=1 oops=panic panic=-1 loglevel=4"
-append+=" lwnfs_init=$here/guest-init.sh"
+append+=" lwnfs_init=$init"
 qemu=(qemu-system-x86_64 "${accel[@]}" -m 1024 -smp 2 -nodefaults
 	-display none -no-reboot -kernel "$kernel" -initrd "$initrd"
 	-append "$append"
-	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
+	-fsdev "local,id=hostroot,path=${root:-/},security_model=none,readonly=on,multidevs=remap"
 	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
 	-fsdev "local,id=results,path=$results,security_model=none"
 	-device "virtio-9p-pci,fsdev=results,mount_tag=results")
