@@ -8,7 +8,7 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 
 READER := tests/lwnfs-reader
 
-.PHONY: all modules clean install demo vm check help
+.PHONY: all modules clean install demo vm check check-all help
 
 all: modules $(READER)
 
@@ -36,10 +36,15 @@ vm:
 check:
 	tests/check.sh
 
+# KERNELS="bullseye sid" make check-all runs a part of the matrix.
+check-all:
+	tests/matrix.sh
+
 help:
 	@echo 'make [KERNELRELEASE=<release>|KDIR=<dir>]  build lwnfs.ko'
 	@echo 'make install   install lwnfs.ko for KERNELRELEASE and run depmod'
 	@echo 'make demo      boot the distro kernel in QEMU and replay the article'
 	@echo 'make vm        the same, then an interactive shell in the guest'
 	@echo 'make check     build, then run the test suite in a QEMU guest'
+	@echo 'make check-all build and test on every Debian release'"'"'s own kernel'
 	@echo 'make clean     remove build products'
