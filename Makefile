@@ -22,8 +22,9 @@ clean:
 	rm -f *.o *.ko *.mod *.mod.c .*.cmd Module.symvers modules.order $(READER)
 	rm -rf .tmp_versions
 
+# extra/ on every kernel: newer kbuilds default to updates/.
 install: modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
 	depmod -a $(KERNELRELEASE)
 
 # The targets below boot a Debian kernel in QEMU; they set themselves up.
