@@ -22,7 +22,7 @@ PREFIX ?= /usr/local
 MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
 
 .PHONY: all modules clean install uninstall dkms-install dkms-remove deb \
-	demo vm check check-debug bench lint fuzz stress help
+	demo vm check check-all check-debug bench lint fuzz stress help
 
 all: modules $(READER)
 
@@ -36,8 +36,9 @@ clean:
 	rm -f *.o *.ko *.mod *.mod.c .*.cmd Module.symvers modules.order $(READER) $(BENCH) $(FUZZ) bench.json
 	rm -rf .tmp_versions build
 
+# extra/ on every kernel: newer kbuilds default to updates/.
 install: modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules_install
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
 	depmod -a $(KERNELRELEASE)
 	install -D -m 644 lwnfs.5 $(MAN5DIR)/lwnfs.5
 
@@ -82,6 +83,10 @@ vm:
 check:
 	tests/check.sh
 
+# KERNELS="bullseye sid" make check-all runs a part of the matrix.
+check-all:
+	tests/matrix.sh
+
 check-debug:
 	tests/check-debug.sh
 
@@ -108,6 +113,7 @@ help:
 	@echo 'make demo      boot the distro kernel in QEMU and replay the article'
 	@echo 'make vm        the same, then an interactive shell in the guest'
 	@echo 'make check     build, then run the test suite in a QEMU guest'
+	@echo 'make check-all build and test on every Debian release'"'"'s own kernel'
 	@echo 'make check-debug  the suite, fuzz and stress on a KASAN/lockdep/kmemleak kernel'
 	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck'
 	@echo 'make fuzz      our seeded syscall fuzzer, then trinity, on an lwnfs mount'

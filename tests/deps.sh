@@ -12,7 +12,8 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 packages=(make gcc libc6-dev kmod cpio gzip xz-utils busybox-static bats
 	perl-base util-linux qemu-system-x86 linux-image-amd64 linux-headers-amd64
-	dkms openssl debhelper dh-dkms dpkg-dev mandoc groff-base lintian)
+	dkms openssl debhelper dh-dkms dpkg-dev mandoc groff-base lintian
+	mmdebstrap git)
 
 missing() {
 	local p

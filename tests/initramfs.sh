@@ -3,8 +3,9 @@
 #
 # Usage: initramfs.sh RELEASE OUTPUT [MODROOT]
 # Build a busybox initramfs for kernel RELEASE that loads the virtio, 9p and
-# overlay modules (from MODROOT/lib/modules, default /) and mounts the host's
-# root, shared read-only over 9p, under a tmpfs overlay as the guest's root.
+# overlay modules (from MODROOT/lib/modules, default /) and mounts the root
+# vm.sh shares read-only over 9p (the host's, or a Debian root made by
+# root.sh) under a tmpfs overlay as the guest's root.
 set -euo pipefail
 
 release=$1 out=$2 modroot=${3:-/}

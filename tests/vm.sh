@@ -1,13 +1,17 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: vm.sh [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS] [-o DIR] [-i]
-#              [--] COMMAND...
+# Usage: vm.sh [-r ROOT] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS]
+#              [-o DIR] [-i] [--] COMMAND...
 #
 # Boot a Debian kernel (default: the distro's) in QEMU, with the host's root
 # shared read-only over 9p under a tmpfs overlay, run COMMAND as root in the
 # current directory, with the LWNFS_* variables of this environment, and
-# exit with its status.  The guest's output streams
+# exit with its status.  With -r ROOT the guest's root is the directory
+# ROOT instead (a Debian root made by root.sh): the kernel is
+# ROOT/boot/vmlinuz-RELEASE (default: the only one there), its modules come
+# from ROOT, and the current directory and this script must be inside ROOT,
+# where the guest finds them at the same path less ROOT.  The guest's output streams
 # here; the kernel log of the run is checked for BUG, WARNING, Oops, leak
 # and "still in use" lines, any of which fails the run.  With -i the guest
 # runs COMMAND and then an interactive shell on this terminal.  With -o,
@@ -18,29 +22,51 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-release='' timeout=600 interactive=0 outdir='' kernel='' modroot=/
-while getopts k:K:M:t:o:i opt; do
+release='' timeout=600 interactive=0 outdir='' kernel='' modroot='' root='' own_modules=''
+while getopts r:k:K:M:t:o:i opt; do
 	case $opt in
+	r) root=$(cd "$OPTARG" && pwd) ;;
 	k) release=$OPTARG ;;
 	K) kernel=$OPTARG ;;
-	M) modroot=$OPTARG ;;
+	M) modroot=$OPTARG own_modules=1 ;;
 	t) timeout=$OPTARG ;;
 	o) outdir=$OPTARG ;;
 	i) interactive=1 ;;
-	*) echo "usage: vm.sh [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS] [-o DIR] [-i] [--] COMMAND..." >&2; exit 2 ;;
+	*) echo "usage: vm.sh [-r ROOT] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS] [-o DIR] [-i] [--] COMMAND..." >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || { echo "vm: no command given" >&2; exit 2; }
+cwd=$PWD init=$here/guest-init.sh
+if [ -n "$root" ]; then
+	# The guest sees ROOT as /: translate the paths it is handed.
+	case $cwd/ in "$root"/*) cwd=/${cwd#"$root"/} ;; *)
+		echo "vm: with -r, run from a directory inside $root" >&2; exit 2 ;;
+	esac
+	case $init in "$root"/*) init=/${init#"$root"/} ;; *)
+		echo "vm: with -r, $init must be inside $root" >&2; exit 2 ;;
+	esac
+	if [ -z "$release" ]; then
+		kernels=("$root"/boot/vmlinuz-*)
+		[ "${#kernels[@]}" = 1 ] || {
+			echo "vm: not exactly one kernel in $root/boot; give -k RELEASE" >&2
+			exit 2
+		}
+		release=${kernels[0]#"$root"/boot/vmlinuz-}
+	fi
+fi
 release=${release:-$("$here/distro-kernel.sh")}
+modroot=${modroot:-${root:-/}}
 
-kernel=${kernel:-/boot/vmlinuz-$release}
+kernel=${kernel:-$root/boot/vmlinuz-$release}
 [ -r "$kernel" ] || { echo "vm: cannot read $kernel" >&2; exit 1; }
 
 cache=${LWNFS_CACHE:-/var/cache/lwnfs}/initramfs  # kept between runs
 mkdir -p "$cache"
-initrd=$cache/$release.cpio.gz
-if [ ! -s "$initrd" ] || [ "$here/initramfs.sh" -nt "$initrd" ]; then
+# Remade when the modules change: a remade root has a new modules.dep.
+initrd=$cache/${root:+$(basename "$root")-}$release.cpio.gz
+if [ ! -s "$initrd" ] || [ "$here/initramfs.sh" -nt "$initrd" ] ||
+	[ "$modroot/lib/modules/$release/modules.dep" -nt "$initrd" ]; then
 	"$here/initramfs.sh" "$release" "$initrd" "$modroot"
 fi
 
@@ -53,23 +79,23 @@ fi
 
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
-printf '%s\n' "$PWD" >"$results/cwd"
+printf '%s\n' "$cwd" >"$results/cwd"
 printf '%q ' "$@" >"$results/cmd"
 # LWNFS_* settings reach the command in the guest.
 while IFS='=' read -r name value; do
 	printf 'export %s=%q\n' "$name" "$value"
 done < <(env | grep '^LWNFS_[A-Z_]*=' || true) >"$results/env"
 [ "$interactive" = 0 ] || touch "$results/interactive"
-[ "$modroot" = / ] || printf '%s\n' "$modroot/lib/modules/$release" >"$results/modules"
+[ -z "$own_modules" ] || printf '%s\n' "$modroot/lib/modules/$release" >"$results/modules"
 : >"$results/output"
 mkdir "$results/out"
 
 append="console=ttyS0 panic_on_warn=1 oops=panic panic=-1 loglevel=4"
-append+=" lwnfs_init=$here/guest-init.sh lwnfs_accel=$accel_name"
+append+=" lwnfs_init=$init lwnfs_accel=$accel_name"
 qemu=(qemu-system-x86_64 "${accel[@]}" -m 1024 -smp 2 -nodefaults
 	-display none -no-reboot -kernel "$kernel" -initrd "$initrd"
 	-append "$append"
-	-fsdev "local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap"
+	-fsdev "local,id=hostroot,path=${root:-/},security_model=none,readonly=on,multidevs=remap"
 	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
 	-fsdev "local,id=results,path=$results,security_model=none"
 	-device "virtio-9p-pci,fsdev=results,mount_tag=results")

@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: root-build.sh ROOT RELEASE
+#
+# Build lwnfs W=1 for kernel RELEASE inside the Debian root ROOT (made by
+# root.sh), with that root's own compiler and kbuild, as DKMS would on a
+# machine running that release.  The build works on a copy of this tree at
+# ROOT/srv/lwnfs (the same path inside the root and in its guest), so the
+# work tree never sees a foreign kernel's objects.  The build's output goes
+# to stdout; the exit status is make's.
+set -euo pipefail
+
+root=${1:?usage: root-build.sh ROOT RELEASE} release=${2:?usage: root-build.sh ROOT RELEASE}
+src=$(cd "$(dirname "$0")/.." && pwd)
+dest=/srv/lwnfs
+chroot "$root" test -d "/lib/modules/$release/build" || {
+	echo "root-build: no headers for $release in $root" >&2
+	exit 1
+}
+
+# A fresh copy of the tracked and new files, none of the host's objects.
+rm -rf --one-file-system "${root:?}$dest"
+mkdir -p "$root$dest"
+cd "$src"
+git ls-files -z --cached --others --exclude-standard |
+	xargs -0 cp --parents -t "$root$dest" 2>/dev/null || true
+[ -f "$root$dest/lwnfs.c" ] || { echo "root-build: copying the tree to $root$dest failed" >&2; exit 1; }
+
+# objtool (7.x) reads /proc; kbuild writes to /dev/null (root.sh's roots have it).
+mount -t proc proc "$root/proc"
+trap 'umount "$root/proc"' EXIT
+chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C \
+	make --no-print-directory -C "$dest" KERNELRELEASE="$release" W=1 all 2>&1

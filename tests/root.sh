@@ -1,0 +1,117 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: root.sh NAME
+#
+# Make, or refresh, the Debian root of matrix entry NAME (bullseye,
+# bookworm, trixie, trixie-rt, sid) under $LWNFS_CACHE/roots/NAME (default
+# /var/cache/lwnfs): that release's userland, compiler, kernel image and
+# headers, bats and dkms, from Debian's archive with mmdebstrap.  Prints the
+# root's path.
+#
+# Refresh: a root is remade when its kernel package is out of date, that is
+# when apt-get update inside it finds a newer candidate for its
+# linux-image-<flavour> than the one installed.  The check runs at most once
+# every $LWNFS_ROOT_CHECK hours (default 12; 0 checks every time); when the
+# archive cannot be reached the root stays as it is, with a note.
+set -euo pipefail
+
+name=${1:?usage: root.sh NAME}
+cache=${LWNFS_CACHE:-/var/cache/lwnfs}/roots
+root=$cache/$name
+check_hours=${LWNFS_ROOT_CHECK:-12}
+
+suite=${name%-rt}
+flavour=amd64
+[ "$name" = "$suite" ] || flavour=rt-amd64
+case $suite in
+bullseye | bookworm | trixie | sid) ;;
+*) echo "root: unknown release '$name' (bullseye bookworm trixie trixie-rt sid)" >&2; exit 2 ;;
+esac
+
+log() { echo "root: $name: $*" >&2; }
+
+# Version of package $1 installed in $root, empty if none.
+installed() {
+	dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Version}' "$1" 2>/dev/null || true
+}
+
+# Exit 0 when the root's kernel package is current, 1 when a newer one is
+# in the archive, 2 when the archive could not be asked.
+current() {
+	local have want
+	have=$(installed "linux-image-$flavour")
+	[ -n "$have" ] || return 1
+	chroot "$root" apt-get -qq -o Acquire::Languages=none update >/dev/null 2>&1 || return 2
+	want=$(chroot "$root" apt-cache policy "linux-image-$flavour" |
+		sed -n 's/^ *Candidate: //p')
+	[ -n "$want" ] || return 2
+	[ "$have" = "$want" ] && return 0
+	log "kernel package $have installed, $want in the archive: remaking the root"
+	return 1
+}
+
+make_root() {
+	local opts=() mirrors=() pkgs
+	pkgs=gcc,make,libc6-dev,kmod,bats,perl,util-linux,mount,mawk,procps
+	pkgs+=,busybox-static,xz-utils,zstd,dkms,linux-image-$flavour,linux-headers-$flavour
+	case $suite in
+	sid)
+		# The archive reachable here serves sid past its Valid-Until date.
+		opts+=(--aptopt='Acquire::Check-Valid-Until "false"') ;;
+	bullseye)
+		# bullseye's bats (1.2.1) predates "run !" and require-version,
+		# which the suite uses: take bats alone from bookworm (it is
+		# architecture-independent shell), everything else from bullseye.
+		opts+=(--aptopt='APT::Default-Release "bullseye"')
+		pkgs+=,bats/bookworm
+		pkgs=${pkgs/,bats,/,}
+		mirrors=("deb http://deb.debian.org/debian bullseye main"
+			"deb http://deb.debian.org/debian bullseye-updates main"
+			"deb http://deb.debian.org/debian-security bullseye-security main"
+			"deb http://deb.debian.org/debian bookworm main") ;;
+	esac
+	command -v mmdebstrap >/dev/null || {
+		echo "root: mmdebstrap is missing (run tests/deps.sh)" >&2
+		exit 1
+	}
+	log "making the root with mmdebstrap (about 2 minutes)"
+	rm -rf --one-file-system "$root.new"
+	mkdir -p "$cache"
+	mmdebstrap --quiet --variant=apt --include="$pkgs" "${opts[@]}" \
+		"$suite" "$root.new" "${mirrors[@]}" >&2 || {
+		rm -rf --one-file-system "$root.new"
+		echo "root: $name: mmdebstrap failed" >&2
+		exit 1
+	}
+	# A build mounts /proc in the root: never delete through a mount.
+	if findmnt -rn -o TARGET | grep -q "^$root/"; then
+		echo "root: $name: something is mounted in $root; not remaking it" >&2
+		exit 1
+	fi
+	rm -rf --one-file-system "$root"
+	mv "$root.new" "$root"
+}
+
+if [ ! -e "$root/.lwnfs-checked" ]; then
+	make_root
+else
+	stamp=$root/.lwnfs-checked
+	if [ "$check_hours" = 0 ] ||
+		[ -n "$(find "$stamp" -mmin +$((check_hours * 60)))" ]; then
+		rc=0
+		current || rc=$?
+		case $rc in
+		1) make_root ;;
+		2) log "could not ask the archive for a newer kernel; using the root as it is" ;;
+		esac
+	fi
+fi
+
+# Extracted module trees may lack modules.dep: the initramfs needs it.
+for dir in "$root"/lib/modules/*/; do
+	rel=$(basename "$dir")
+	[ -f "$dir/modules.dep" ] || depmod -b "$root" "$rel"
+done
+touch "$root/.lwnfs-checked"
+echo "$root"
