@@ -4,7 +4,8 @@
 # make check-all: for each Debian release in $KERNELS (default: all of
 # them), make or refresh its root (root.sh), build lwnfs W=1 in it with its
 # own compiler (root-build.sh), boot its own kernel on that root in QEMU
-# and run the whole bats suite there (vm.sh -r).  Prints one table row per
+# and run the whole bats suite there (vm.sh -r), the lwnfs-dkms package
+# built once on the host (make deb) included.  Prints one table row per
 # kernel and a closing "N passed, N failed" line; exits non-zero when any
 # test fails, a build fails or warns, or a kernel cannot be fetched or
 # booted.  Logs are kept in $LWNFS_CACHE/matrix-logs (default /var/cache/lwnfs).
@@ -17,6 +18,12 @@ cache=${LWNFS_CACHE:-/var/cache/lwnfs}
 logs=$cache/matrix-logs
 mkdir -p "$logs"
 tests/deps.sh
+# One lwnfs-dkms package (Architecture: all) for every release's suite.
+make --no-print-directory deb >"$logs/deb.log" 2>&1 || {
+	cat "$logs/deb.log" >&2
+	echo "matrix: make deb failed" >&2
+	exit 1
+}
 
 rows=() total_passed=0 total_failed=0
 
@@ -56,6 +63,8 @@ test_kernel() {
 		return
 	fi
 	[ "$warnings" = 0 ] || grep -E 'warning:' "$logs/$name-build.log" >&2
+	mkdir -p "$root/srv/lwnfs/build"
+	cp -r build/deb "$root/srv/lwnfs/build/"
 
 	echo "matrix: $name: boot $release and run the suite" >&2
 	rc=0
