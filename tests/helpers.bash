@@ -34,6 +34,7 @@ unload_lwnfs() {
 # fails, mounts nothing and gives REASON (a grep -E pattern).  util-linux
 # 2.39+ mounts with fsconfig(2) and prints the kernel's reason itself; for
 # mount(2) the kernel logs it and mount says "Invalid argument" (EINVAL).
+# shellcheck disable=SC2154 # status and output are set by bats' run
 mount_refused() {
 	local said
 	run mount -t lwnfs -o "$1" lwnfs "$MNT"
