@@ -79,8 +79,10 @@ lwnfs.h" ]
 }
 
 @test "deb: DKMS signed the module with its MOK key (/var/lib/dkms/mok.pub)" {
-	[ -f /var/lib/dkms/mok.pub ] || skip "dkms made no MOK key here (no openssl?)"
-	command -v openssl >/dev/null || skip "no openssl to read the key"
+	# Signing came with dkms 3.0 (bookworm); bullseye's 2.8 leaves it out.
+	dkms --version | grep -q -E 'dkms-([3-9]|[1-9][0-9])\.' ||
+		skip "$(dkms --version) does not sign modules"
+	[ -f /var/lib/dkms/mok.pub ]
 	# modinfo prints the serial as colon-separated hex, openssl as plain hex.
 	serial=$(openssl x509 -inform DER -in /var/lib/dkms/mok.pub -noout -serial)
 	serial=${serial#serial=}

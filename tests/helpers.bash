@@ -30,24 +30,6 @@ unload_lwnfs() {
 	fi
 }
 
-# mount_refused OPTIONS REASON: mounting lwnfs at $MNT with -o OPTIONS
-# fails, mounts nothing and gives REASON (a grep -E pattern).  util-linux
-# 2.39+ mounts with fsconfig(2) and prints the kernel's reason itself; for
-# mount(2) the kernel logs it and mount says "Invalid argument" (EINVAL).
-# shellcheck disable=SC2154 # status and output are set by bats' run
-mount_refused() {
-	local said
-	run mount -t lwnfs -o "$1" lwnfs "$MNT"
-	said=$output
-	echo "$1: $said"
-	[ "$status" -ne 0 ]
-	run ! grep -q " $MNT lwnfs " /proc/mounts
-	if ! grep -q -E "lwnfs: $2" <<<"$said"; then
-		[[ $said == *"Invalid argument"* || $said == *"bad option"* ]]
-		dmesg | tail -n 1 | grep -q -E "lwnfs: $2"
-	fi
-}
-
 # wr FILE [OFFSET]: write stdin to FILE in one write(2) at OFFSET (default
 # 0), without O_TRUNC; print "ok" or the errno name, e.g. "EINVAL".
 wr() {

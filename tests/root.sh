@@ -9,7 +9,8 @@
 # headers, bats and dkms, from Debian's archive with mmdebstrap.  Prints the
 # root's path.
 #
-# Refresh: a root is remade when its kernel package is out of date, that is
+# Refresh: a root is remade when this script's package list for it changed
+# (at once), and when its kernel package is out of date, that is
 # when apt-get update inside it finds a newer candidate for its
 # linux-image-<flavour> than the one installed.  The check runs at most once
 # every $LWNFS_ROOT_CHECK hours (default 12; 0 checks every time); when the
@@ -51,26 +52,28 @@ current() {
 	return 1
 }
 
+# What each root holds; a root made from another list is remade.
+opts=() mirrors=()
+pkgs=gcc,make,libc6-dev,kmod,bats,perl,util-linux,mount,mawk,procps,openssl
+pkgs+=,busybox-static,xz-utils,zstd,dkms,linux-image-$flavour,linux-headers-$flavour
+case $suite in
+sid)
+	# The archive reachable here serves sid past its Valid-Until date.
+	opts+=(--aptopt='Acquire::Check-Valid-Until "false"') ;;
+bullseye)
+	# bullseye's bats (1.2.1) predates "run !" and require-version,
+	# which the suite uses: take bats alone from bookworm (it is
+	# architecture-independent shell), everything else from bullseye.
+	opts+=(--aptopt='APT::Default-Release "bullseye"')
+	pkgs+=,bats/bookworm
+	pkgs=${pkgs/,bats,/,}
+	mirrors=("deb http://deb.debian.org/debian bullseye main"
+		"deb http://deb.debian.org/debian bullseye-updates main"
+		"deb http://deb.debian.org/debian-security bullseye-security main"
+		"deb http://deb.debian.org/debian bookworm main") ;;
+esac
+
 make_root() {
-	local opts=() mirrors=() pkgs
-	pkgs=gcc,make,libc6-dev,kmod,bats,perl,util-linux,mount,mawk,procps
-	pkgs+=,busybox-static,xz-utils,zstd,dkms,linux-image-$flavour,linux-headers-$flavour
-	case $suite in
-	sid)
-		# The archive reachable here serves sid past its Valid-Until date.
-		opts+=(--aptopt='Acquire::Check-Valid-Until "false"') ;;
-	bullseye)
-		# bullseye's bats (1.2.1) predates "run !" and require-version,
-		# which the suite uses: take bats alone from bookworm (it is
-		# architecture-independent shell), everything else from bullseye.
-		opts+=(--aptopt='APT::Default-Release "bullseye"')
-		pkgs+=,bats/bookworm
-		pkgs=${pkgs/,bats,/,}
-		mirrors=("deb http://deb.debian.org/debian bullseye main"
-			"deb http://deb.debian.org/debian bullseye-updates main"
-			"deb http://deb.debian.org/debian-security bullseye-security main"
-			"deb http://deb.debian.org/debian bookworm main") ;;
-	esac
 	command -v mmdebstrap >/dev/null || {
 		echo "root: mmdebstrap is missing (run tests/deps.sh)" >&2
 		exit 1
@@ -89,11 +92,15 @@ make_root() {
 		echo "root: $name: something is mounted in $root; not remaking it" >&2
 		exit 1
 	fi
+	echo "$pkgs" >"$root.new/.lwnfs-packages"
 	rm -rf --one-file-system "$root"
 	mv "$root.new" "$root"
 }
 
 if [ ! -e "$root/.lwnfs-checked" ]; then
+	make_root
+elif [ "$(cat "$root/.lwnfs-packages" 2>/dev/null)" != "$pkgs" ]; then
+	log "made from another package list: remaking the root"
 	make_root
 else
 	stamp=$root/.lwnfs-checked
