@@ -16,22 +16,28 @@ ln -s fd/1 /dev/stdout
 ln -s fd/2 /dev/stderr
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
-mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 mkdir -p /run/results
 mount -t 9p -o trans=virtio,version=9p2000.L results /run/results
+r=/run/results
+cwd=$(cat "$r/cwd")
+# A fresh /tmp, unless the tree is a clone under /tmp: then /tmp stays the
+# host's, copy-on-write like the rest of the root.
+case $cwd/ in
+/tmp/*) ;;
+*) mount -t tmpfs tmpfs /tmp ;;
+esac
 hostname lwnfs-vm
 export HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export TERM=${TERM:-linux} LWNFS_OUT=/run/results/out
 
-r=/run/results
 # shellcheck source=/dev/null
 . "$r/env"
 if [ -e "$r/modules" ]; then	# a kernel built here: its modules
 	mkdir -p "/lib/modules/$(uname -r)"
 	mount --bind "$(cat "$r/modules")" "/lib/modules/$(uname -r)"
 fi
-cd "$(cat "$r/cwd")"
+cd "$cwd"
 echo "lwnfs-vm: command starts" >/dev/kmsg
 rc=0
 bash "$r/cmd" >"$r/output" 2>&1 </dev/null || rc=$?
