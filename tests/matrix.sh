@@ -8,9 +8,7 @@
 # built once on the host (make deb) included.  Prints one table row per
 # kernel and a closing "N passed, N failed" line; exits non-zero when any
 # test fails, a build fails or warns, or a kernel cannot be fetched or
-# booted.  Kernels run $LWNFS_JOBS at a time (default: one per CPU), as a
-# guest mostly keeps one core busy.  Logs are kept in
-# $LWNFS_CACHE/matrix-logs (default /var/cache/lwnfs).
+# booted.  Logs are kept in $LWNFS_CACHE/matrix-logs (default /var/cache/lwnfs).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -27,22 +25,14 @@ make --no-print-directory deb >"$logs/deb.log" 2>&1 || {
 	exit 1
 }
 
-jobs=${LWNFS_JOBS:-$(nproc)}
-rows=$(mktemp -d)
-trap 'rm -rf "$rows"' EXIT
+rows=() total_passed=0 total_failed=0
 
-# row NAME KERNEL COMPILER WARNINGS PASSED FAILED SECONDS RESULT: the
-# kernel's table row into $rows/NAME, its counts into $rows/NAME.counts.
+# row NAME KERNEL COMPILER WARNINGS PASSED FAILED SECONDS RESULT
 row() {
-	printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@" >"$rows/$1"
-	echo "${5/-/0} ${6/-/0}" >"$rows/$1.counts"
+	rows+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %s |' "$@")")
+	total_passed=$((total_passed + ${5/-/0}))
+	total_failed=$((total_failed + ${6/-/0}))
 	echo "matrix: $1: $8 (${5} passed, ${6} failed, ${7} s)" >&2
-}
-
-# to_log NAME: stdin to stderr, each line marked as NAME's (kernels run
-# side by side).
-to_log() {
-	sed "s/^/$1| /" >&2
 }
 
 # test_kernel NAME: one row for the kernel of release NAME.
@@ -50,7 +40,7 @@ test_kernel() {
 	local name=$1 start=$SECONDS root release cc boots warnings rc=0 p f s result
 	echo "matrix: $name: root" >&2
 	if ! root=$(tests/root.sh "$name" 2>"$logs/$name-root.log"); then
-		to_log "$name" <"$logs/$name-root.log"
+		cat "$logs/$name-root.log" >&2
 		row "$name" - - - 0 1 $((SECONDS - start)) \
 			"not fetched: $(tail -n 1 "$logs/$name-root.log")"
 		return
@@ -68,17 +58,17 @@ test_kernel() {
 	tests/root-build.sh "$root" "$release" >"$logs/$name-build.log" 2>&1 || rc=$?
 	warnings=$(grep -c -E 'warning:' "$logs/$name-build.log" || true)
 	if [ "$rc" != 0 ]; then
-		tail -n 30 "$logs/$name-build.log" | to_log "$name"
+		tail -n 30 "$logs/$name-build.log" >&2
 		row "$name" "$release" "$cc" "$warnings" 0 1 $((SECONDS - start)) "build failed"
 		return
 	fi
-	[ "$warnings" = 0 ] || grep -E 'warning:' "$logs/$name-build.log" | to_log "$name"
+	[ "$warnings" = 0 ] || grep -E 'warning:' "$logs/$name-build.log" >&2
 	mkdir -p "$root/srv/lwnfs/build"
 	cp -r build/deb "$root/srv/lwnfs/build/"
 
 	echo "matrix: $name: boot $release and run the suite" >&2
 	rc=0
-	(cd "$root/srv/lwnfs" && tests/vm.sh -r "$root" -k "$release" -t 3600 -- bats --tap tests) \
+	(cd "$root/srv/lwnfs" && tests/vm.sh -r "$root" -k "$release" -t 1800 -- bats --tap tests) \
 		>"$logs/$name-tests.log" 2>&1 || rc=$?
 	read -r p f s < <(tests/tap-count.sh "$logs/$name-tests.log" "$rc")
 	case $rc in
@@ -92,30 +82,19 @@ test_kernel() {
 		result="W=1 warnings"
 		f=$((f + 1))
 	fi
-	[ "$result" = ok ] || grep -v -E '^ok [0-9]+ ' "$logs/$name-tests.log" | tail -n 40 | to_log "$name"
+	[ "$result" = ok ] || grep -v -E '^ok [0-9]+ ' "$logs/$name-tests.log" | tail -n 40 >&2
 	[ "$s" = 0 ] || result="$result, $s skipped"
 	row "$name" "$release" "$cc" "$warnings" "$p" "$f" $((SECONDS - start)) "$result"
 }
 
 for name in "${kernels[@]}"; do
-	while [ "$(jobs -r -p | wc -l)" -ge "$jobs" ]; do
-		wait -n || true
-	done
-	test_kernel "$name" &
+	test_kernel "$name"
 done
-wait
 
-total_passed=0 total_failed=0
 echo
 echo "| release | kernel | compiler | W=1 warnings | passed | failed | seconds | result |"
 echo "|---|---|---|---|---|---|---|---|"
-for name in "${kernels[@]}"; do
-	[ -f "$rows/$name" ] || row "$name" - - - 0 1 - "matrix.sh failed (see above)" 2>/dev/null
-	cat "$rows/$name"
-	read -r p f <"$rows/$name.counts"
-	total_passed=$((total_passed + p))
-	total_failed=$((total_failed + f))
-done
+printf '%s\n' "${rows[@]}"
 echo
 echo "$total_passed passed, $total_failed failed"
 [ "$total_failed" = 0 ] && [ "$total_passed" -gt 0 ]
