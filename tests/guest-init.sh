@@ -18,7 +18,7 @@ mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs tmpfs /run
 mkdir -p /run/results
-mount -t 9p -o trans=virtio,version=9p2000.L results /run/results
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 results /run/results
 r=/run/results
 cwd=$(cat "$r/cwd")
 # A fresh /tmp, unless the tree is a clone under /tmp: then /tmp stays the
