@@ -5,8 +5,9 @@
 # Build (once; then print from the cache) a sanitizer kernel from Debian's
 # linux-source package: KASAN, KMEMLEAK, PROVE_LOCKING, DEBUG_ATOMIC_SLEEP,
 # UBSAN, DEBUG_LIST and KFENCE, on x86_64_defconfig plus kvm_guest.config
-# so virtio and 9p are built in, without debug info or the drivers a
-# guest does not use.  Prints the build
+# so virtio and 9p are built in, with module signing as Debian's kernels
+# have it (not enforced), without debug info or the drivers a guest does
+# not use.  Prints the build
 # directory: arch/x86/boot/bzImage is the kernel, and lwnfs builds against
 # it with KDIR=<dir>; <dir>/modroot holds its /lib/modules.
 set -euo pipefail
@@ -32,7 +33,7 @@ cd "$dir"
 	make x86_64_defconfig
 	make kvm_guest.config
 	scripts/config --set-str LOCALVERSION -lwnfs-debug -d LOCALVERSION_AUTO \
-		-e MODULES -e MODULE_UNLOAD -d MODULE_SIG -e OVERLAY_FS -e TMPFS \
+		-e MODULES -e MODULE_UNLOAD -e MODULE_SIG -e MODULE_SIG_SHA256 -e OVERLAY_FS -e TMPFS \
 		-e USER_NS -e DEVTMPFS -e BLK_DEV_INITRD -e RD_GZIP -e MAGIC_SYSRQ \
 		-e DEBUG_INFO_NONE -d DEBUG_INFO_DWARF_TOOLCHAIN_DEFAULT -d DEBUG_INFO_BTF \
 		-e DEBUG_KERNEL -e KASAN -e KASAN_GENERIC -e KASAN_INLINE \
@@ -54,7 +55,7 @@ cd "$dir"
 	exit 1
 }
 for opt in KASAN DEBUG_KMEMLEAK PROVE_LOCKING DEBUG_ATOMIC_SLEEP UBSAN DEBUG_LIST \
-	KFENCE NET_9P_VIRTIO 9P_FS OVERLAY_FS VIRTIO_PCI; do
+	KFENCE MODULE_SIG NET_9P_VIRTIO 9P_FS OVERLAY_FS VIRTIO_PCI; do
 	grep -q "^CONFIG_$opt=y" .config || {
 		echo "debug-kernel: CONFIG_$opt did not stick" >&2
 		exit 1
