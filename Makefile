@@ -24,7 +24,7 @@ MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
 .PHONY: all modules clean install uninstall dkms-install dkms-remove deb \
 	demo vm check check-all check-debug bench lint fuzz stress help
 
-all: modules $(READER)
+all: modules $(READER) $(BENCH) $(FUZZ)
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules

@@ -401,11 +401,12 @@ static void report(const char *json, long iters)
 		accel);
 	fprintf(f, "  \"cpus\": %ld,\n  \"runs\": %d,\n  \"figures\": {\n",
 		sysconf(_SC_NPROCESSORS_ONLN), RUNS);
-	for (i = 0; i < nfigures; i++)
+	for (i = 0; i < nfigures; i++) {
 		fprintf(f, "    \"%s\": {\"median\": %.3f, \"min\": %.3f, ",
 			figures[i].key, figures[i].median, figures[i].min);
 		fprintf(f, "\"max\": %.3f, \"unit\": \"%s\"}%s\n", figures[i].max,
 			figures[i].unit, i + 1 < nfigures ? "," : "");
+	}
 	fprintf(f, "  }\n}\n");
 	if (fclose(f))
 		die(json);
