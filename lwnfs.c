@@ -14,6 +14,7 @@
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
@@ -91,6 +92,26 @@ static int lwnfs_release(struct inode *inode, struct file *file)
 }
 
 /*
+ * Write "<value>\n" so that it ends at @end and return where it starts.
+ * The read path's own digit loop: vsnprintf() was a third of its cost.
+ */
+static char *lwnfs_format(char *end, s64 value)
+{
+	u64 rest = value < 0 ? -(u64)value : value;
+	char *p = end;
+	u32 digit;
+
+	*--p = '\n';
+	do {
+		rest = div_u64_rem(rest, 10, &digit);
+		*--p = '0' + digit;
+	} while (rest);
+	if (value < 0)
+		*--p = '-';
+	return p;
+}
+
+/*
  * A read at position 0 takes a value: one atomic fetch-and-increment, so
  * no two readers ever see the same value and none is lost.  A read further
  * on returns the rest of the text of the value this file took last, so a
@@ -102,9 +123,8 @@ static ssize_t lwnfs_read(struct file *file, char __user *buf, size_t count,
 {
 	atomic64_t *counter = file_inode(file)->i_private;
 	struct lwnfs_file *lf = file->private_data;
-	char text[LWNFS_TEXT_MAX];
+	char text[LWNFS_TEXT_MAX], *start;
 	s64 value;
-	int len;
 
 	if (!count)
 		return 0;
@@ -122,8 +142,9 @@ static ssize_t lwnfs_read(struct file *file, char __user *buf, size_t count,
 			return 0;
 		value = atomic64_read(&lf->value);
 	}
-	len = scnprintf(text, sizeof(text), "%lld\n", value);
-	return simple_read_from_buffer(buf, count, ppos, text, len);
+	start = lwnfs_format(text + sizeof(text), value);
+	return simple_read_from_buffer(buf, count, ppos, start,
+				       text + sizeof(text) - start);
 }
 
 /*
