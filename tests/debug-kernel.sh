@@ -24,12 +24,8 @@ if [ -f "$dir/.lwnfs-built" ] && [ "$(cat "$dir/.lwnfs-built")" = "$stamp" ]; th
 	exit 0
 fi
 
-start=$SECONDS
-rm -rf "$dir"
-mkdir -p "$dir"
-tar -xf "$tarball" -C "$dir" --strip-components=1
-cd "$dir"
-{
+# configure: the sanitizer config, in the source tree.
+configure() {
 	make x86_64_defconfig
 	make kvm_guest.config
 	scripts/config --set-str LOCALVERSION -lwnfs-debug -d LOCALVERSION_AUTO \
@@ -47,9 +43,23 @@ cd "$dir"
 		-d WIRELESS -d WLAN -d ETHERNET -d NETFILTER -d IPV6 -d NFS_FS \
 		-d ATA -d SCSI -d MD -d PCCARD -d HIBERNATION
 	make olddefconfig
+	echo "$stamp" >.lwnfs-configured
+}
+
+# An interrupted build resumes: the source and .config are kept until the
+# tarball or this script changes.
+start=$SECONDS
+if [ "$(cat "$dir/.lwnfs-configured" 2>/dev/null)" != "$stamp" ]; then
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	tar -xf "$tarball" -C "$dir" --strip-components=1
+fi
+cd "$dir"
+{
+	[ "$(cat .lwnfs-configured 2>/dev/null)" = "$stamp" ] || configure
 	make -j"$(nproc)" bzImage modules
 	make modules_install INSTALL_MOD_PATH="$dir/modroot"
-} >"$dir/build.log" 2>&1 || {
+} >>"$dir/build.log" 2>&1 || {
 	tail -n 30 "$dir/build.log" >&2
 	echo "debug-kernel: the build failed; log in $dir/build.log" >&2
 	exit 1
