@@ -7,9 +7,9 @@
 # UBSAN, DEBUG_LIST and KFENCE, on x86_64_defconfig plus kvm_guest.config
 # so virtio and 9p are built in, with module signing as Debian's kernels
 # have it (not enforced), without debug info or the drivers a guest does
-# not use.  Prints the build
-# directory: arch/x86/boot/bzImage is the kernel, and lwnfs builds against
-# it with KDIR=<dir>; <dir>/modroot holds its /lib/modules.
+# not use.  Prints the build directory: arch/x86/boot/bzImage is the
+# kernel, and lwnfs builds against it with KDIR=<dir>; <dir>/modroot holds
+# its /lib/modules.  Rebuilt when the tarball or configure() changes.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,12 +17,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 series=$("$here/distro-kernel.sh" | cut -d. -f1,2)
 tarball=/usr/src/linux-source-$series.tar.xz
 dir=${LWNFS_CACHE:-/var/cache/lwnfs}/debug-kernel-$series
-stamp="$(stat -c %Y "$tarball") $(sha256sum "$0" | cut -c1-16)"
-
-if [ -f "$dir/.lwnfs-built" ] && [ "$(cat "$dir/.lwnfs-built")" = "$stamp" ]; then
-	echo "$dir"
-	exit 0
-fi
 
 # configure: the sanitizer config, in the source tree.
 configure() {
@@ -46,8 +40,14 @@ configure() {
 	echo "$stamp" >.lwnfs-configured
 }
 
+stamp="$(stat -c %Y "$tarball") $(declare -f configure | sha256sum | cut -c1-16)"
+if [ -f "$dir/.lwnfs-built" ] && [ "$(cat "$dir/.lwnfs-built")" = "$stamp" ]; then
+	echo "$dir"
+	exit 0
+fi
+
 # An interrupted build resumes: the source and .config are kept until the
-# tarball or this script changes.
+# tarball or configure() changes.
 start=$SECONDS
 if [ "$(cat "$dir/.lwnfs-configured" 2>/dev/null)" != "$stamp" ]; then
 	rm -rf "$dir"
