@@ -77,6 +77,8 @@ if [ -w /dev/kvm ] && (echo quit | timeout 20 qemu-system-x86_64 -accel kvm \
 	accel=(-accel kvm -cpu host) accel_name=kvm
 fi
 
+# Case matters: "VFS: Warning: ... old stat() call" is no kernel bug.
+bad='BUG|WARNING|Oops|[Ll]eak|still in use|Busy inodes|Call Trace|UBSAN|general protection'
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 printf '%s\n' "$cwd" >"$results/cwd"
@@ -112,11 +114,17 @@ fi
 [ -z "$outdir" ] || cp -r "$results/out/." "$outdir/"
 if [ ! -s "$results/rc" ]; then
 	echo "vm: the guest did not finish (crash or ${timeout}s timeout); serial log:" >&2
-	tail -n 60 "$results/serial.log" >&2 2>/dev/null || true
+	# From just before the first report, whose head names the bug; else
+	# the tail.
+	first=$(grep -n -m 1 -E "$bad" "$results/serial.log" 2>/dev/null | cut -d: -f1 || true)
+	if [ -n "$first" ]; then
+		first=$((first > 10 ? first - 10 : 1))
+		sed -n "$first,$((first + 90))p" "$results/serial.log"
+	else
+		tail -n 60 "$results/serial.log" 2>/dev/null || true
+	fi >&2
 	exit 125
 fi
-# Case matters: "VFS: Warning: ... old stat() call" is no kernel bug.
-bad='BUG|WARNING|Oops|[Ll]eak|still in use|Busy inodes|Call Trace|UBSAN|general protection'
 if grep -E "$bad" "$results/dmesg" >"$results/bad"; then
 	echo "vm: the kernel log of the run has problems:" >&2
 	cat "$results/bad" >&2
