@@ -11,10 +11,24 @@ kmemleak=/sys/kernel/debug/kmemleak
 mount -t debugfs debugfs /sys/kernel/debug
 echo clear >"$kmemleak"		# what boot left is not ours
 
+# The sanitizers are running, not only configured.
+boot=$(dmesg)
+for line in 'KernelAddressSanitizer initialized' 'kfence: initialized' \
+	'Lock dependency validator' 'kmemleak: Kernel memory leak detector initialized'; do
+	grep -q "$line" <<<"$boot" || { echo "debug: no \"$line\" in the boot log"; exit 1; }
+done
+
 rc=0
 bats --tap tests || rc=1
 tests/fuzz-guest.sh || rc=1
 tests/stress-guest.sh || rc=1
+
+# Lockdep and KFENCE switch themselves off after a report or on running
+# out of room; then they had stopped checking.
+grep -Eq '^ *debug_locks: +1$' /proc/lockdep_stats ||
+	{ echo "debug: lockdep turned itself off"; rc=1; }
+grep -qx 'enabled: 1' /sys/kernel/debug/kfence/stats ||
+	{ echo "debug: KFENCE turned itself off"; rc=1; }
 
 # Objects are reported once unreferenced for a while: scan, wait, scan.
 echo scan >"$kmemleak"
