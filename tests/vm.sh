@@ -70,10 +70,24 @@ if [ ! -s "$initrd" ] || [ "$here/initramfs.sh" -nt "$initrd" ] ||
 	"$here/initramfs.sh" "$release" "$initrd" "$modroot"
 fi
 
-# KVM only where a vCPU really runs: /dev/kvm alone is not enough.
+# KVM only where a vCPU really runs: /dev/kvm alone is not enough (some
+# hosts have it, and QEMU starts a KVM guest there, whose vCPU never
+# runs).  The kernel must print its banner within 10 s; the verdict is
+# kept until the host reboots.
+kvm_runs() {
+	local verdict
+	verdict=$cache/kvm-$(cat /proc/sys/kernel/random/boot_id)
+	if [ ! -e "$verdict" ]; then
+		[ ! -w /dev/kvm ] || timeout 10 qemu-system-x86_64 -accel kvm -cpu host \
+			-m 256 -nodefaults -display none -no-reboot -serial stdio \
+			-kernel "$kernel" -append 'console=ttyS0 panic=-1' </dev/null 2>/dev/null |
+			sed -n '/Linux version/{s/.*/yes/p;q}' >"$verdict" || true
+		[ -s "$verdict" ] || echo no >"$verdict"
+	fi
+	[ "$(cat "$verdict")" = yes ]
+}
 accel=(-accel tcg -cpu max) accel_name=tcg
-if [ -w /dev/kvm ] && (echo quit | timeout 20 qemu-system-x86_64 -accel kvm \
-	-cpu host -nodefaults -display none -monitor stdio) >/dev/null 2>&1; then
+if kvm_runs; then
 	accel=(-accel kvm -cpu host) accel_name=kvm
 fi
 
