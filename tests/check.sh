@@ -31,7 +31,7 @@ make --no-print-directory deb >"$log" 2>&1 || {
 }
 
 rc=0
-tests/vm.sh -k "$release" -t 3600 -- bats --tap tests | tee "$log" || rc=${PIPESTATUS[0]}
+tests/vm.sh -k "$release" -t 3600 -- bats --tap --timing tests | tee "$log" || rc=${PIPESTATUS[0]}
 
 read -r passed failed skipped < <(tests/tap-count.sh "$log" "$rc")
 case $rc in

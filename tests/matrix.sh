@@ -68,7 +68,7 @@ test_kernel() {
 
 	echo "matrix: $name: boot $release and run the suite" >&2
 	rc=0
-	(cd "$root/srv/lwnfs" && tests/vm.sh -r "$root" -k "$release" -t 1800 -- bats --tap tests) \
+	(cd "$root/srv/lwnfs" && tests/vm.sh -r "$root" -k "$release" -t 1800 -- bats --tap --timing tests) \
 		>"$logs/$name-tests.log" 2>&1 || rc=$?
 	read -r p f s < <(tests/tap-count.sh "$logs/$name-tests.log" "$rc")
 	case $rc in
