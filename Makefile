@@ -12,29 +12,39 @@ BENCH := tests/lwnfs-bench
 FUZZ := tests/lwnfs-fuzz
 
 # The one version string is LWNFS_VERSION in lwnfs.h; dkms.conf and
-# debian/changelog repeat it and tests/05-packaging.bats keeps them equal.
+# debian/changelog repeat it and tests/50-packaging.bats keeps them equal.
 VERSION := $(shell sed -n 's/^\#define LWNFS_VERSION[[:space:]]*"\(.*\)"/\1/p' lwnfs.h)
 # What DKMS needs to build the module: the sources of the Debian package too.
-DKMS_FILES := dkms.conf Kbuild lwnfs.c lwnfs.h
+DKMS_FILES := dkms.conf Kbuild conftest.sh lwnfs.c lwnfs.h
 DKMS_SRC := /usr/src/lwnfs-$(VERSION)
 DEB_DIR := build/deb
 PREFIX ?= /usr/local
 MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
 
-.PHONY: all modules clean install uninstall dkms-install dkms-remove deb \
+.PHONY: all modules test-programs clean install uninstall dkms-install dkms-remove deb \
 	demo vm check check-all check-debug bench lint fuzz stress help
 
-all: modules $(READER) $(BENCH) $(FUZZ)
+all: modules
 
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
+# The C test helpers, for the targets that boot a guest: not part of a
+# user's build, so a newer compiler's warning never fails that.
+test-programs: $(READER) $(BENCH) $(FUZZ)
+
 $(READER) $(BENCH) $(FUZZ): %: %.c
 	$(CC) -O2 -Wall -Wextra -Werror -pthread -o $@ $<
 
+# kbuild knows what it wrote (newer ones also .module-common.o); without
+# the headers, remove what kbuild writes by hand.
 clean:
-	rm -f *.o *.ko *.mod *.mod.c .*.cmd Module.symvers modules.order $(READER) $(BENCH) $(FUZZ) bench.json
-	rm -rf .tmp_versions build
+	if [ -d $(KDIR) ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; else \
+		rm -f *.o .*.o *.ko *.mod *.mod.c .*.cmd .*.d Module.symvers \
+			modules.order conftest.h; \
+		rm -rf .tmp_versions; fi
+	rm -f $(READER) $(BENCH) $(FUZZ) bench.json
+	rm -rf build
 
 # extra/ on every kernel: newer kbuilds default to updates/.
 install: modules

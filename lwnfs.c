@@ -286,7 +286,7 @@ undo:
 }
 
 static int lwnfs_create(struct mnt_idmap *idmap, struct inode *dir,
-			struct dentry *dentry, umode_t mode, bool excl)
+			struct dentry *dentry, umode_t mode)
 {
 	return lwnfs_make(dir, dentry, S_IFREG | (mode & S_IALLUGO));
 }

@@ -5,6 +5,10 @@
  * lwnfs.c is written against the newest kernel API.  Each block below
  * supplies one newer API on the older kernels lwnfs supports (5.10 on),
  * so that the differences between releases live here and nowhere else.
+ * Which kernel has which form is not guessed from its version, which
+ * distributions' backports make lie: conftest.sh compiles a probe per API
+ * against the headers being built against and defines LWNFS_HAVE_<API>
+ * in conftest.h for each form they have.
  */
 #ifndef _LWNFS_H
 #define _LWNFS_H
@@ -15,18 +19,11 @@
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
 #include <linux/uidgid.h>
-#include <linux/version.h>
+
+#include "conftest.h"
 
 #define LWNFS_MAGIC		0x19980122	/* the 2002 article's LFS_MAGIC */
 #define LWNFS_VERSION		"1.0.0"
-
-/*
- * True when building for a kernel older than major.minor.  An out-of-tree
- * module has to know which kernel it is built for: this is the one place
- * that asks (checkpatch's LINUX_VERSION_CODE warning is expected here).
- */
-#define LWNFS_BEFORE(major, minor) \
-	(KERNEL_VERSION(major, minor, 0) > LINUX_VERSION_CODE)
 
 /* Longest write accepted: "-9223372036854775808\n" is 21 bytes. */
 #define LWNFS_WRITE_MAX		32
@@ -39,7 +36,7 @@
 #define LWNFS_DEFAULT_MAX_COUNTERS	4096
 
 /* 6.18 renamed generic_delete_inode() to inode_just_drop(). */
-#if LWNFS_BEFORE(6, 18)
+#ifndef LWNFS_HAVE_INODE_JUST_DROP
 #define inode_just_drop generic_delete_inode
 #endif
 
@@ -48,7 +45,7 @@
  * unpins such dentries.  Before it, an extra dentry reference is the pin
  * and kill_litter_super() drops it at umount: the two must switch together.
  */
-#if LWNFS_BEFORE(6, 19)
+#ifndef LWNFS_HAVE_D_MAKE_PERSISTENT
 static inline struct dentry *d_make_persistent(struct dentry *dentry,
 					       struct inode *inode)
 {
@@ -62,35 +59,32 @@ static inline struct dentry *d_make_persistent(struct dentry *dentry,
 #define kill_anon_super kill_litter_super
 #endif
 
-/*
- * 6.6 hid i_ctime behind inode_set_ctime_current().  Debian's 5.10 and 6.1
- * carry a backport of it, a mainline kernel does not: gate on the version
- * and use our own, which is right either way.
- */
-#if LWNFS_BEFORE(6, 6)
-#define inode_set_ctime_current lwnfs_set_ctime_current
-static inline struct timespec64 lwnfs_set_ctime_current(struct inode *inode)
+/* 6.6 hid i_ctime behind inode_set_ctime_current() (and Debian's 6.1 has it). */
+#ifndef LWNFS_HAVE_INODE_SET_CTIME_CURRENT
+static inline struct timespec64 inode_set_ctime_current(struct inode *inode)
 {
 	inode->i_ctime = current_time(inode);
 	return inode->i_ctime;
 }
 #endif
 
-/* 6.7 moved the timestamps behind accessors. */
-#if LWNFS_BEFORE(6, 7)
+/* 6.7 moved atime and mtime behind accessors too. */
+#ifndef LWNFS_HAVE_INODE_SET_MTIME_TO_TS
 static inline struct timespec64 inode_set_mtime_to_ts(struct inode *inode,
 						      struct timespec64 ts)
 {
 	inode->i_mtime = ts;
 	return ts;
 }
+#endif
 
+#ifndef LWNFS_HAVE_SIMPLE_INODE_INIT_TS
 static inline struct timespec64 simple_inode_init_ts(struct inode *inode)
 {
 	struct timespec64 ts = inode_set_ctime_current(inode);
 
 	inode->i_atime = ts;
-	inode->i_mtime = ts;
+	inode_set_mtime_to_ts(inode, ts);
 	return ts;
 }
 #endif
@@ -99,7 +93,7 @@ static inline struct timespec64 simple_inode_init_ts(struct inode *inode)
  * 6.11 added fsparam_uid/gid, which map the id into the mounter's user
  * namespace; before, take a u32 and map it the same way.
  */
-#if LWNFS_BEFORE(6, 11)
+#ifndef LWNFS_HAVE_FSPARAM_UID
 #define fsparam_uid(name, opt) fsparam_u32(name, opt)
 #define fsparam_gid(name, opt) fsparam_u32(name, opt)
 
@@ -131,28 +125,29 @@ static inline kgid_t lwnfs_result_gid(struct fs_context *fc,
 /*
  * Directory inode operations as this kernel declares them.  lwnfs.c
  * writes them for the newest kernel: a struct mnt_idmap * first (6.3;
- * a struct user_namespace * from 5.12, nothing before) and mkdir
- * returning a dentry (6.15).  lwnfs_iop_* adapt them where needed.
+ * a struct user_namespace * from 5.12, nothing before), mkdir returning
+ * a dentry (6.15) and create without "bool excl" (7.3).  lwnfs_iop_*
+ * adapt them where the kernel's differ.
  */
-#if LWNFS_BEFORE(6, 3)
+#ifndef LWNFS_HAVE_IOP_IDMAP
 #define mnt_idmap user_namespace
 #endif
 
 static int lwnfs_create(struct mnt_idmap *idmap, struct inode *dir,
-			struct dentry *dentry, umode_t mode, bool excl);
+			struct dentry *dentry, umode_t mode);
 static struct dentry *lwnfs_mkdir(struct mnt_idmap *idmap, struct inode *dir,
 				  struct dentry *dentry, umode_t mode);
 static int lwnfs_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 			struct dentry *old_dentry, struct inode *new_dir,
 			struct dentry *new_dentry, unsigned int flags);
 
-#if LWNFS_BEFORE(5, 12)
+#if !defined(LWNFS_HAVE_IOP_IDMAP) && !defined(LWNFS_HAVE_IOP_USERNS)
 #define simple_rename(idmap, ...) simple_rename(__VA_ARGS__)
 
 static inline int lwnfs_iop_create(struct inode *dir, struct dentry *dentry,
 				   umode_t mode, bool excl)
 {
-	return lwnfs_create(NULL, dir, dentry, mode, excl);
+	return lwnfs_create(NULL, dir, dentry, mode);
 }
 
 static inline int lwnfs_iop_mkdir(struct inode *dir, struct dentry *dentry,
@@ -170,16 +165,27 @@ static inline int lwnfs_iop_rename(struct inode *old_dir,
 			    flags);
 }
 #else
-#define lwnfs_iop_create lwnfs_create
 #define lwnfs_iop_rename lwnfs_rename
-#if LWNFS_BEFORE(6, 15)
+
+#ifdef LWNFS_HAVE_IOP_CREATE_NO_EXCL
+#define lwnfs_iop_create lwnfs_create
+#else
+static inline int lwnfs_iop_create(struct mnt_idmap *idmap, struct inode *dir,
+				   struct dentry *dentry, umode_t mode,
+				   bool excl)
+{
+	return lwnfs_create(idmap, dir, dentry, mode);
+}
+#endif
+
+#ifdef LWNFS_HAVE_IOP_MKDIR_DENTRY
+#define lwnfs_iop_mkdir lwnfs_mkdir
+#else
 static inline int lwnfs_iop_mkdir(struct mnt_idmap *idmap, struct inode *dir,
 				  struct dentry *dentry, umode_t mode)
 {
 	return PTR_ERR_OR_ZERO(lwnfs_mkdir(idmap, dir, dentry, mode));
 }
-#else
-#define lwnfs_iop_mkdir lwnfs_mkdir
 #endif
 #endif
 

@@ -1,0 +1,180 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: conftest.sh OUTPUT KERNELRELEASE CC CFLAGS...
+#
+# Which form of each kernel API that moved does the kernel lwnfs is being
+# built for have?  Kbuild runs this before compiling lwnfs.c, with the
+# very compiler and flags of the build: each probe below is a few lines of
+# C compiled against the target's headers, and OUTPUT (conftest.h, read
+# by lwnfs.h) defines LWNFS_HAVE_<PROBE> for each probe that compiles.
+# Distribution kernels backport APIs, so the headers are asked, never the
+# version number.  The one exception is the floor: a kernel older than
+# 5.10 stops the build here with one line saying so.
+#
+# To follow an API that moves: add a probe that compiles only with its
+# new form (comment: the release and the mainline commit), use the new
+# form in lwnfs.c, the old one in lwnfs.h under #ifndef LWNFS_HAVE_<PROBE>,
+# and add the probe's row to tests/conftest.expected.
+set -euo pipefail
+
+usage="usage: conftest.sh OUTPUT KERNELRELEASE CC CFLAGS..."
+out=${1:?$usage} release=${2:?$usage} cc=${3:?$usage}
+shift 3
+# Warnings stay warnings (W=1 and CONFIG_WERROR must not fail a probe);
+# a prototype or pointer that does not match is an error, as in lwnfs.c.
+cflags=("$@" -Wno-error -Werror=incompatible-pointer-types
+	-Werror=implicit-function-declaration -Werror=int-conversion)
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+# compiles NAME: compile the C on stdin; its log is $dir/NAME.log.
+compiles() {
+	cat >"$dir/$1.c"
+	"$cc" "${cflags[@]}" -c -o "$dir/$1.o" "$dir/$1.c" >"$dir/$1.log" 2>&1
+}
+
+# probe NAME: LWNFS_HAVE_NAME is defined when the C on stdin compiles
+# after the headers lwnfs.c includes.  The probes compile side by side.
+probes=()
+probe() {
+	probes+=("$1")
+	{ printf '#include <linux/%s.h>\n' module fs fs_context fs_parser \
+		dcache; cat; } >"$dir/$1.in"
+	if compiles "$1" <"$dir/$1.in"; then
+		echo "#define LWNFS_HAVE_$1 1"
+	else
+		echo "/* LWNFS_HAVE_$1: no */"
+	fi >"$dir/$1.h" &
+}
+
+if ! compiles floor <<'EOF'
+#include <linux/version.h>
+#if LINUX_VERSION_CODE < KERNEL_VERSION(5, 10, 0)
+#error "lwnfs needs Linux 5.10 or later"
+#endif
+EOF
+then
+	if grep -q 'error: #error' "$dir/floor.log"; then
+		code=$(printf '#include <linux/version.h>\nLINUX_VERSION_CODE\n' |
+			"$cc" "${cflags[@]}" -E -P -x c - | tail -n 1)
+		echo "lwnfs: error: Linux 5.10 or later is needed;" \
+			"$release's headers are $((code >> 16)).$(((code >> 8) & 255))" >&2
+	else	# no headers, no compiler: show what the compiler said
+		cat "$dir/floor.log" >&2
+	fi
+	exit 1
+fi
+
+
+# 5.12, 549c7297717c "fs: make helpers idmap mount aware": directory
+# inode operations take the mount's struct user_namespace * first.
+probe IOP_USERNS <<'EOF'
+int lwnfs_probe(struct user_namespace *ns, struct inode *d,
+		struct dentry *e, struct inode *nd, struct dentry *ne,
+		unsigned int f);
+const struct inode_operations lwnfs_probe_iops = { .rename = lwnfs_probe };
+EOF
+
+# 6.3, e18275ae55e0 "fs: port ->rename() to pass mnt_idmap" (and the
+# series around it): a struct mnt_idmap * instead.
+probe IOP_IDMAP <<'EOF'
+int lwnfs_probe(struct mnt_idmap *idmap, struct inode *d,
+		struct dentry *e, struct inode *nd, struct dentry *ne,
+		unsigned int f);
+const struct inode_operations lwnfs_probe_iops = { .rename = lwnfs_probe };
+EOF
+
+# 6.6, 9b6304c1d537 "fs: add ctime accessors infrastructure"
+# (Debian's 5.10 and 6.1 have it too, from stable).
+probe INODE_SET_CTIME_CURRENT <<'EOF'
+struct timespec64 lwnfs_probe(struct inode *inode);
+struct timespec64 lwnfs_probe(struct inode *inode)
+{
+	return inode_set_ctime_current(inode);
+}
+EOF
+
+# 6.7, 077c212f0344 "fs: new accessor methods for atime and mtime".
+probe INODE_SET_MTIME_TO_TS <<'EOF'
+struct timespec64 lwnfs_probe(struct inode *inode, struct timespec64 ts);
+struct timespec64 lwnfs_probe(struct inode *inode, struct timespec64 ts)
+{
+	return inode_set_mtime_to_ts(inode, ts);
+}
+EOF
+
+# 6.7, "fs: add a new simple_inode_init_ts helper" (with the accessors).
+probe SIMPLE_INODE_INIT_TS <<'EOF'
+struct timespec64 lwnfs_probe(struct inode *inode);
+struct timespec64 lwnfs_probe(struct inode *inode)
+{
+	return simple_inode_init_ts(inode);
+}
+EOF
+
+# 6.11, 9f111059e725 "fs_parse: add uid & gid option option parsing
+# helpers": fsparam_uid()/fsparam_gid() and result->uid/gid.
+probe FSPARAM_UID <<'EOF'
+const struct fs_parameter_spec lwnfs_probe_params[] = {
+	fsparam_uid("uid", 0),
+	{}
+};
+kuid_t lwnfs_probe(struct fs_parse_result *result);
+kuid_t lwnfs_probe(struct fs_parse_result *result)
+{
+	return result->uid;
+}
+EOF
+
+# 6.15, 88d5baf69082 "Change inode_operations.mkdir to return struct
+# dentry *".
+probe IOP_MKDIR_DENTRY <<'EOF'
+struct dentry *lwnfs_probe(const struct inode_operations *iops);
+struct dentry *lwnfs_probe(const struct inode_operations *iops)
+{
+	return iops->mkdir(NULL, (struct inode *)NULL, (struct dentry *)NULL,
+			   (umode_t)0);
+}
+EOF
+
+# 6.18, f99b3917789d "fs: rename generic_delete_inode() and
+# generic_drop_inode()".
+probe INODE_JUST_DROP <<'EOF'
+int lwnfs_probe(struct inode *inode);
+int lwnfs_probe(struct inode *inode)
+{
+	return inode_just_drop(inode);
+}
+EOF
+
+# 6.19, "new helper: d_make_persistent()" (Al Viro's tree-in-dcache
+# series): the pin, which kill_anon_super() drops; kill_litter_super()
+# went with it.
+probe D_MAKE_PERSISTENT <<'EOF'
+struct dentry *lwnfs_probe(struct dentry *dentry, struct inode *inode);
+struct dentry *lwnfs_probe(struct dentry *dentry, struct inode *inode)
+{
+	return d_make_persistent(dentry, inode);
+}
+EOF
+
+# 7.3: ->create() lost its bool excl argument.  Called, not assigned, so
+# that a backport onto a kernel whose first argument is still a struct
+# user_namespace * is found too.
+probe IOP_CREATE_NO_EXCL <<'EOF'
+int lwnfs_probe(const struct inode_operations *iops);
+int lwnfs_probe(const struct inode_operations *iops)
+{
+	return iops->create(NULL, (struct inode *)NULL, (struct dentry *)NULL,
+			    (umode_t)0);
+}
+EOF
+wait
+{
+	echo "/* Generated by conftest.sh for Linux $release: do not edit. */"
+	for name in "${probes[@]}"; do
+		cat "$dir/$name.h"
+	done
+} >"$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: backport.sh [RELEASE]
+#
+# On the host: lwnfs finds kernel features in the headers, not in the
+# version number.  Copies the headers of RELEASE (default: the distro's
+# kernel, 6.1 on bookworm) twice and builds lwnfs W=1 against each:
+#  1. with ->create() declared as 7.3 declares it (no "bool excl"), the way
+#     a distribution backport would: the build must succeed, warning-free,
+#     with conftest.sh's IOP_CREATE_NO_EXCL found and the rest unchanged;
+#  2. with the version saying 4.19: the build must stop with the one line
+#     that names the oldest supported kernel.
+# Prints "backport: ok" lines; exits non-zero on a failure.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+release=${1:-$(tests/distro-kernel.sh)}
+kdir=$(realpath "/lib/modules/$release/build")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "backport: FAILED: $*" >&2; exit 1; }
+
+# copy_headers DIR: a copy of $kdir at DIR/build.  Debian splits the
+# headers: the flavour's directory includes a common one by its path, and
+# both link kbuild's scripts relatively; the copy points to the copies.
+copy_headers() {
+	local dest=$1/build common
+	mkdir -p "$1"
+	cp -a "$kdir" "$dest"
+	common=$(sed -n 's/^include \(.*\)\/Makefile$/\1/p' "$kdir/Makefile")
+	if [ -n "$common" ]; then
+		cp -a "$common" "$1/common"
+		echo "include $1/common/Makefile" >"$dest/Makefile"
+		for dir in "$dest" "$1/common"; do
+			for link in scripts tools; do
+				[ ! -L "$dir/$link" ] ||
+					ln -sfn "$(realpath "$kdir/$link")" "$dir/$link"
+			done
+		done
+	fi
+}
+
+# build DIR: build a copy of the module sources against DIR/build.
+build() {
+	mkdir -p "$1/lwnfs"
+	cp Kbuild conftest.sh lwnfs.c lwnfs.h "$1/lwnfs/"
+	make --no-print-directory -C "$1/build" M="$1/lwnfs" W=1 modules >"$1/build.log" 2>&1
+}
+
+# The flavour's headers or the common ones, whichever holds the file.
+header() {
+	local f
+	for f in "$1/build/$2" "$1/common/$2"; do
+		[ ! -f "$f" ] || { echo "$f"; return; }
+	done
+	fail "no $2 in the headers of $release"
+}
+
+# 1. ->create() as 7.3 has it, in these older headers.
+copy_headers "$work/create"
+fs_h=$(header "$work/create" include/linux/fs.h)
+perl -0pi -e 's/(int \(\*create\) \([^;]*?umode_t),\s*bool\);/$1);/' "$fs_h"
+grep -q -Pzo 'int \(\*create\) \([^;]*umode_t\);' "$fs_h" || fail "could not change ->create() in $fs_h"
+build "$work/create" || { cat "$work/create/build.log" >&2; fail "the build against the changed headers failed"; }
+! grep -E 'warning:' "$work/create/build.log" >&2 || fail "the build warns"
+grep -qx '#define LWNFS_HAVE_IOP_CREATE_NO_EXCL 1' "$work/create/lwnfs/conftest.h" ||
+	fail "conftest.sh did not find the 7.3 ->create()"
+echo "backport: ok: ->create() without excl in $release's headers: found, built W=1-clean"
+
+# 2. Headers older than 5.10: one line, naming it.
+copy_headers "$work/old"
+version_h=$(header "$work/old" include/generated/uapi/linux/version.h)
+sed -i 's/^#define LINUX_VERSION_CODE .*/#define LINUX_VERSION_CODE 267008/' "$version_h"
+! build "$work/old" || fail "the build against 4.19 headers succeeded"
+grep -q 'lwnfs: error: Linux 5.10 or later is needed' "$work/old/build.log" ||
+	{ cat "$work/old/build.log" >&2; fail "no line naming 5.10"; }
+[ "$(grep -c -i 'error' "$work/old/build.log")" -le 3 ] ||
+	{ cat "$work/old/build.log" >&2; fail "more errors than the one line (and make's own)"; }
+echo "backport: ok: headers saying 4.19 stop the build with: $(grep 'lwnfs: error' "$work/old/build.log")"
