@@ -111,7 +111,7 @@ fuzz:
 	tests/run-guest.sh -d debug -b $(FUZZ) -t 1800 -- tests/fuzz-guest.sh
 
 stress:
-	tests/run-guest.sh -t 1800 -- tests/stress-guest.sh
+	tests/run-guest.sh -b $(READER) -t 1800 -- tests/stress-guest.sh
 
 help:
 	@echo 'make [KERNELRELEASE=<release>|KDIR=<dir>]  build lwnfs.ko'

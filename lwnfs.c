@@ -7,8 +7,6 @@
  * its value and increments it; writing a number sets it.  The whole tree
  * lives in the dentry cache: no lookup, no backing store.
  */
-#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
-
 #include <linux/atomic.h>
 #include <linux/fs.h>
 #include <linux/fs_context.h>
@@ -421,9 +419,10 @@ static void lwnfs_apply(struct super_block *sb, const struct lwnfs_options *o)
 
 /*
  * simple_fill_super() makes the root.  The files it could make get no
- * i_private, and looking them up again to set it needs a lookup helper
- * 7.x no longer exports, so the counters are made by hand like the
- * subdirectory.
+ * i_private, and finding their dentries again to set it would take
+ * d_hash_and_lookup(), which modules lost with "Use try_lookup_noperm()
+ * instead of d_hash_and_lookup() outside of VFS" (NeilBrown, 2025), so
+ * the counters are made by hand like the subdirectory.
  */
 static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 {

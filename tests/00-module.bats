@@ -140,22 +140,3 @@ subdir" ]
 	run ! grep -q " $MNT " /proc/mounts
 	rmmod lwnfs
 }
-
-@test "make install, then modprobe loads it by name and mount autoloads it" {
-	make -C "$BATS_TEST_DIRNAME/.." install KERNELRELEASE="$(uname -r)"
-	# compressed (.ko.xz) where the kernel's modules are, 6.12 on
-	compgen -G "/lib/modules/$(uname -r)/extra/lwnfs.ko*"
-	[ -f /usr/local/share/man/man5/lwnfs.5 ]
-	modprobe lwnfs
-	grep -q '^lwnfs ' /proc/modules
-	rmmod lwnfs
-	mkdir -p "$MNT"
-	mount -t lwnfs lwnfs "$MNT"
-	grep -q '^lwnfs ' /proc/modules
-	[ "$(cat "$C")" = 0 ]
-	# make uninstall undoes it all, so that DKMS tests find no stray copy.
-	unload_lwnfs
-	make -C "$BATS_TEST_DIRNAME/.." uninstall KERNELRELEASE="$(uname -r)"
-	run ! modinfo lwnfs
-	[ ! -e /usr/local/share/man/man5/lwnfs.5 ]
-}

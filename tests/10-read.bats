@@ -56,9 +56,9 @@ teardown() {
 }
 
 @test "a read at a position > 0 before any value was taken returns EOF" {
-	run dd if="$C" bs=1 skip=1 status=none
-	[ "$status" -eq 0 ]
-	[ -z "$output" ]
+	# Bytes, not bats's $output, which drops a trailing newline.
+	dd if="$C" bs=1 skip=1 status=none >"$BATS_TEST_TMPDIR/read"
+	[ ! -s "$BATS_TEST_TMPDIR/read" ]
 	[ "$(cat "$C")" = 0 ]
 }
 

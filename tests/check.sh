@@ -2,9 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make check: install what is missing, build lwnfs W=1 for the distro's
-# kernel and the Debian package, and run the bats suite in a guest booted
-# on that kernel.  Prints
-# TAP and a closing "N passed, N failed" line; exits non-zero on a failure.
+# kernel and the Debian package, check on the host that kernel features
+# are found in the headers (backport.sh), and run the whole bats suite,
+# the module's suites and the installation suites, in a guest booted on
+# that kernel.  Prints TAP and a closing "N passed, N failed, N skipped"
+# line; exits non-zero on a failure.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -13,7 +15,7 @@ release=${KERNELRELEASE:-$(tests/distro-kernel.sh)}
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-make --no-print-directory KERNELRELEASE="$release" W=1 all >"$log" 2>&1 || {
+make --no-print-directory KERNELRELEASE="$release" W=1 modules test-programs >"$log" 2>&1 || {
 	cat "$log" >&2
 	echo "check: the build failed" >&2
 	exit 1
@@ -30,8 +32,11 @@ make --no-print-directory deb >"$log" 2>&1 || {
 	exit 1
 }
 
+tests/backport.sh "$release"
+
 rc=0
-tests/vm.sh -k "$release" -t 3600 -- bats --tap --timing tests | tee "$log" || rc=${PIPESTATUS[0]}
+tests/vm.sh -k "$release" -t 3600 -- bats --tap --timing tests tests/install |
+	tee "$log" || rc=${PIPESTATUS[0]}
 
 read -r passed failed skipped < <(tests/tap-count.sh "$log" "$rc")
 case $rc in

@@ -1,15 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Shared by the bats files.  They run as root inside a test guest (vm.sh):
+# Shared by the bats files: the module's suites in tests/, the
+# installation suites in tests/install/.  They run as root inside a test
+# guest (vm.sh):
 # every test starts with lwnfs freshly loaded and mounted at $MNT, and ends
 # with every lwnfs mount gone and the module unloaded.
 
 # shellcheck disable=SC2034 # READER, C and DEB are for the bats files
-KO=${LWNFS_KO:-$BATS_TEST_DIRNAME/../lwnfs.ko}
-READER=$BATS_TEST_DIRNAME/lwnfs-reader
+TREE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+KO=${LWNFS_KO:-$TREE/lwnfs.ko}
+READER=$TREE/tests/lwnfs-reader
 MNT=/tmp/lwnfs
 C=$MNT/counter
-TREE=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
 # The one version, LWNFS_VERSION in lwnfs.h.
 VERSION=$(sed -n 's/^#define LWNFS_VERSION[[:space:]]*"\(.*\)"/\1/p' "$TREE/lwnfs.h")
 # The Debian package, built on the host before the guest boots (make deb).

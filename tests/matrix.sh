@@ -1,19 +1,38 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check-all: for each Debian release in $KERNELS (default: all of
-# them), make or refresh its root (root.sh), build lwnfs W=1 in it with its
-# own compiler (root-build.sh), boot its own kernel on that root in QEMU
-# and run the whole bats suite there (vm.sh -r), the lwnfs-dkms package
-# built once on the host (make deb) included.  Prints one table row per
-# kernel and a closing "N passed, N failed" line; exits non-zero when any
-# test fails, a build fails or warns, or a kernel cannot be fetched or
-# booted.  Logs are kept in $LWNFS_CACHE/matrix-logs (default /var/cache/lwnfs).
+# Usage: matrix.sh [-i "ROW..."] [ROW...]
+#
+# make check-all: for each matrix row (default: $KERNELS, else all of
+# bullseye bookworm trixie trixie-rt sid next), make or refresh the
+# release's root (root.sh), build lwnfs W=1 in it with its own compiler
+# (root-build.sh), check what conftest.sh found in its headers against
+# tests/conftest.expected, boot its own kernel on that root in QEMU and run
+# the bats suites there (vm.sh -r): the module's suites (tests/*.bats) on
+# every row, the installation suites (tests/install/: make install, the
+# lwnfs-dkms package built once on the host, make dkms-install) on every
+# row, or with -i only on the rows named.  Prints one table row per kernel
+# and a closing "N passed, N failed, N skipped" line; exits non-zero when
+# any test fails, a build fails or warns, a probe differs, or a kernel
+# cannot be fetched or booted.  A row whose kernel does not exist (next,
+# when experimental has nothing newer than sid) is a skip, never a pass.
+# Logs are kept in $LWNFS_CACHE/matrix-logs (default /var/cache/lwnfs).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-all="bullseye bookworm trixie trixie-rt sid"
-read -r -a kernels <<<"${KERNELS:-$all}"
+all="bullseye bookworm trixie trixie-rt sid next"
+install_rows=''
+while getopts i: opt; do
+	case $opt in
+	i) install_rows=" $OPTARG " ;;
+	*) echo "usage: matrix.sh [-i \"ROW...\"] [ROW...]" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+if [ $# = 0 ]; then
+	read -r -a names <<<"${KERNELS:-$all}"
+	set -- "${names[@]}"
+fi
 cache=${LWNFS_CACHE:-/var/cache/lwnfs}
 logs=$cache/matrix-logs
 mkdir -p "$logs"
@@ -25,51 +44,71 @@ make --no-print-directory deb >"$logs/deb.log" 2>&1 || {
 	exit 1
 }
 
-rows=() total_passed=0 total_failed=0
+rows=() total_passed=0 total_failed=0 total_skipped=0
 
-# row NAME KERNEL COMPILER WARNINGS PASSED FAILED SECONDS RESULT
+# row NAME KERNEL COMPILER SUITES PASSED FAILED SKIPPED SECONDS RESULT
 row() {
-	rows+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %s |' "$@")")
-	total_passed=$((total_passed + ${5/-/0}))
-	total_failed=$((total_failed + ${6/-/0}))
-	echo "matrix: $1: $8 (${5} passed, ${6} failed, ${7} s)" >&2
+	rows+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |' "$@")")
+	total_passed=$((total_passed + $5))
+	total_failed=$((total_failed + $6))
+	total_skipped=$((total_skipped + $7))
+	echo "matrix: $1: $9 ($5 passed, $6 failed, $7 skipped, $8 s)" >&2
 }
 
-# test_kernel NAME: one row for the kernel of release NAME.
+# test_kernel NAME: one row for the kernel of matrix row NAME.
 test_kernel() {
-	local name=$1 start=$SECONDS root release cc boots warnings rc=0 p f s result
+	local name=$1 start=$SECONDS root release cc suites=(tests) what=module
+	local rc=0 p f s result phase=$SECONDS times
+	[ -n "$install_rows" ] && [[ $install_rows != *" $name "* ]] ||
+		suites+=(tests/install) what=all
 	echo "matrix: $name: root" >&2
-	if ! root=$(tests/root.sh "$name" 2>"$logs/$name-root.log"); then
+	root=$(tests/root.sh "$name" 2>"$logs/$name-root.log") || rc=$?
+	if [ "$rc" = 3 ]; then	# no such kernel now: said, not passed
+		row "$name" - - - 0 0 1 $((SECONDS - start)) \
+			"skipped: $(tail -n 1 "$logs/$name-root.log")"
+		return
+	elif [ "$rc" != 0 ]; then
 		cat "$logs/$name-root.log" >&2
-		row "$name" - - - 0 1 $((SECONDS - start)) \
+		row "$name" - - - 0 1 0 $((SECONDS - start)) \
 			"not fetched: $(tail -n 1 "$logs/$name-root.log")"
 		return
 	fi
 	boots=("$root"/boot/vmlinuz-*)
 	if [ "${#boots[@]}" != 1 ] || [ ! -r "${boots[0]}" ]; then
-		row "$name" - - - 0 1 $((SECONDS - start)) "not fetched: no single kernel image in $root/boot"
+		row "$name" - - - 0 1 0 $((SECONDS - start)) "not fetched: no single kernel image in $root/boot"
 		return
 	fi
 	release=${boots[0]#"$root"/boot/vmlinuz-}
 	cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$root/boot/config-$release")
 	cc=${cc#x86_64-linux-gnu-}
+	times="root $((SECONDS - phase)) s" phase=$SECONDS
 
 	echo "matrix: $name: build for $release with $cc" >&2
 	tests/root-build.sh "$root" "$release" >"$logs/$name-build.log" 2>&1 || rc=$?
-	warnings=$(grep -c -E 'warning:' "$logs/$name-build.log" || true)
+	times+=", build $((SECONDS - phase)) s" phase=$SECONDS
 	if [ "$rc" != 0 ]; then
 		tail -n 30 "$logs/$name-build.log" >&2
-		row "$name" "$release" "$cc" "$warnings" 0 1 $((SECONDS - start)) "build failed"
+		row "$name" "$release" "$cc" "$what" 0 1 0 $((SECONDS - start)) "build failed"
 		return
 	fi
-	[ "$warnings" = 0 ] || grep -E 'warning:' "$logs/$name-build.log" >&2
+	if grep -E 'warning:' "$logs/$name-build.log" >&2; then
+		row "$name" "$release" "$cc" "$what" 0 1 0 $((SECONDS - start)) "W=1 warnings"
+		return
+	fi
+	if ! tests/conftest-check.sh "$name" "$root/srv/lwnfs/conftest.h" \
+		>>"$logs/$name-build.log" 2>&1; then
+		cat "$logs/$name-build.log" >&2
+		row "$name" "$release" "$cc" "$what" 0 1 0 $((SECONDS - start)) "probes differ from tests/conftest.expected"
+		return
+	fi
 	mkdir -p "$root/srv/lwnfs/build"
 	cp -r build/deb "$root/srv/lwnfs/build/"
 
-	echo "matrix: $name: boot $release and run the suite" >&2
-	rc=0
-	(cd "$root/srv/lwnfs" && tests/vm.sh -r "$root" -k "$release" -t 1800 -- bats --tap --timing tests) \
-		>"$logs/$name-tests.log" 2>&1 || rc=$?
+	echo "matrix: $name: boot $release and run ${suites[*]}" >&2
+	(cd "$root/srv/lwnfs" && tests/vm.sh -r "$root" -k "$release" -t 1800 -- \
+		bats --tap --timing "${suites[@]}") >"$logs/$name-tests.log" 2>&1 || rc=$?
+	times+=", guest $((SECONDS - phase)) s"
+	echo "matrix: $name: $times" >&2
 	read -r p f s < <(tests/tap-count.sh "$logs/$name-tests.log" "$rc")
 	case $rc in
 	0) result=ok ;;
@@ -78,23 +117,18 @@ test_kernel() {
 	125) result="guest did not finish (crash or timeout)" ;;
 	*) result="guest failed with status $rc" ;;
 	esac
-	if [ "$warnings" != 0 ]; then
-		result="W=1 warnings"
-		f=$((f + 1))
-	fi
 	[ "$result" = ok ] || grep -v -E '^ok [0-9]+ ' "$logs/$name-tests.log" | tail -n 40 >&2
-	[ "$s" = 0 ] || result="$result, $s skipped"
-	row "$name" "$release" "$cc" "$warnings" "$p" "$f" $((SECONDS - start)) "$result"
+	row "$name" "$release" "$cc" "$what" "$p" "$f" "$s" $((SECONDS - start)) "$result"
 }
 
-for name in "${kernels[@]}"; do
+for name in "$@"; do
 	test_kernel "$name"
 done
 
 echo
-echo "| release | kernel | compiler | W=1 warnings | passed | failed | seconds | result |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| row | kernel | compiler | suites | passed | failed | skipped | seconds | result |"
+echo "|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
-echo "$total_passed passed, $total_failed failed"
+echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
 [ "$total_failed" = 0 ] && [ "$total_passed" -gt 0 ]

@@ -31,4 +31,4 @@ git ls-files -z --cached --others --exclude-standard |
 mount -t proc proc "$root/proc"
 trap 'umount "$root/proc"' EXIT
 chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C \
-	make --no-print-directory -C "$dest" KERNELRELEASE="$release" W=1 all 2>&1
+	make --no-print-directory -C "$dest" KERNELRELEASE="$release" W=1 modules test-programs 2>&1

@@ -4,37 +4,56 @@
 # Usage: root.sh NAME
 #
 # Make, or refresh, the Debian root of matrix entry NAME (bullseye,
-# bookworm, trixie, trixie-rt, sid) under $LWNFS_CACHE/roots/NAME (default
-# /var/cache/lwnfs): that release's userland, compiler, kernel image and
-# headers, bats and dkms, from Debian's archive with mmdebstrap.  Prints the
-# root's path.
+# bookworm, trixie, trixie-rt, sid, next) under $LWNFS_CACHE/roots/NAME
+# (default /var/cache/lwnfs): that release's userland, compiler, kernel
+# image and headers, bats and dkms, from Debian's archive with mmdebstrap.
+# Prints the root's path.  "next" is a sid root whose kernel is the newest
+# in experimental (a release candidate) when that is newer than sid's;
+# when it is not, root.sh says so and exits 3, which the matrix counts as
+# a skip.
 #
 # Refresh: a root is remade when this script's package list for it changed
 # (at once), and when its kernel package is out of date, that is
 # when apt-get update inside it finds a newer candidate for its
-# linux-image-<flavour> than the one installed.  The check runs at most once
-# every $LWNFS_ROOT_CHECK hours (default 12; 0 checks every time); when the
-# archive cannot be reached the root stays as it is, with a note.
+# linux-image-<flavour> than the one installed (for next: a newer one in
+# experimental, or one in sid as new as its own).  The check runs at most
+# once every $LWNFS_ROOT_CHECK hours (default 12; 0 checks every time);
+# when the archive cannot be reached the root stays as it is, with a note.
+# Packages are downloaded once into $LWNFS_CACHE/debs and shared by the
+# roots; one root.sh at a time makes a given root.
 set -euo pipefail
 
 name=${1:?usage: root.sh NAME}
-cache=${LWNFS_CACHE:-/var/cache/lwnfs}/roots
-root=$cache/$name
+cache=${LWNFS_CACHE:-/var/cache/lwnfs}
+roots=$cache/roots
+root=$roots/$name
+debs=$cache/debs
 check_hours=${LWNFS_ROOT_CHECK:-12}
 
 suite=${name%-rt}
 flavour=amd64
 [ "$name" = "$suite" ] || flavour=rt-amd64
-case $suite in
-bullseye | bookworm | trixie | sid) ;;
-*) echo "root: unknown release '$name' (bullseye bookworm trixie trixie-rt sid)" >&2; exit 2 ;;
+[ "$suite" != next ] || suite=sid
+case $name in
+bullseye | bookworm | trixie | trixie-rt | sid | next) ;;
+*) echo "root: unknown release '$name' (bullseye bookworm trixie trixie-rt sid next)" >&2; exit 2 ;;
 esac
+mkdir -p "$roots" "$debs"
+exec 9>"$root.lock"
+flock 9
 
 log() { echo "root: $name: $*" >&2; }
 
 # Version of package $1 installed in $root, empty if none.
 installed() {
 	dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Version}' "$1" 2>/dev/null || true
+}
+
+# candidate [APT OPTIONS]: the version of linux-image-$flavour that apt in
+# the root would install now.
+candidate() {
+	chroot "$root" apt-cache "$@" policy "linux-image-$flavour" |
+		sed -n 's/^ *Candidate: //p'
 }
 
 # Exit 0 when the root's kernel package is current, 1 when a newer one is
@@ -44,9 +63,12 @@ current() {
 	have=$(installed "linux-image-$flavour")
 	[ -n "$have" ] || return 1
 	chroot "$root" apt-get -qq -o Acquire::Languages=none update >/dev/null 2>&1 || return 2
-	want=$(chroot "$root" apt-cache policy "linux-image-$flavour" |
-		sed -n 's/^ *Candidate: //p')
+	want=$(candidate)
 	[ -n "$want" ] || return 2
+	# next: the newest in experimental, and nothing in sid as new.
+	if [ "$name" = next ] && [ "$want" = "$have" ]; then
+		want=$(candidate -o APT::Default-Release=experimental)
+	fi
 	[ "$have" = "$want" ] && return 0
 	log "kernel package $have installed, $want in the archive: remaking the root"
 	return 1
@@ -55,7 +77,8 @@ current() {
 # What each root holds; a root made from another list is remade.
 opts=() mirrors=()
 pkgs=gcc,make,libc6-dev,kmod,bats,perl,util-linux,mount,mawk,procps,openssl
-pkgs+=,busybox-static,xz-utils,zstd,dkms,linux-image-$flavour,linux-headers-$flavour
+pkgs+=,busybox-static,xz-utils,zstd,dkms
+[ "$name" = next ] || pkgs+=,linux-image-$flavour,linux-headers-$flavour
 case $suite in
 sid)
 	# The archive reachable here serves sid past its Valid-Until date.
@@ -73,6 +96,25 @@ bullseye)
 		"deb http://deb.debian.org/debian bookworm main") ;;
 esac
 
+# next: experimental (pinned at 1 by its Release file) as a second
+# source; the hook installs its kernel when it is newer than sid's, and
+# otherwise leaves the version it had to beat in .lwnfs-nothing-newer.
+if [ "$name" = next ]; then
+	mirrors=("deb http://deb.debian.org/debian sid main"
+		"deb http://deb.debian.org/debian experimental main")
+	# shellcheck disable=SC2016 # mmdebstrap's shell expands the hook
+	opts+=(--customize-hook='
+		policy() { chroot "$root" apt-cache "$@" policy linux-image-amd64 |
+			sed -n "s/^ *Candidate: //p"; }
+		root=$1 sid=$(policy) exp=$(policy -t experimental)
+		if dpkg --compare-versions "$exp" gt "$sid"; then
+			chroot "$root" apt-get install -y -qq -t experimental \
+				linux-image-amd64 linux-headers-amd64 >&2
+		else
+			echo "$sid" >"$root/.lwnfs-nothing-newer"
+		fi')
+fi
+
 make_root() {
 	command -v mmdebstrap >/dev/null || {
 		echo "root: mmdebstrap is missing (run tests/deps.sh)" >&2
@@ -80,8 +122,13 @@ make_root() {
 	}
 	log "making the root with mmdebstrap (about 2 minutes)"
 	rm -rf --one-file-system "$root.new"
-	mkdir -p "$cache"
+	# Downloads are kept in $debs, for the next root that needs them.
+	# shellcheck disable=SC2016 # mmdebstrap's shell expands the hooks
 	mmdebstrap --quiet --variant=apt --include="$pkgs" "${opts[@]}" \
+		--skip=download/empty --setup-hook='mkdir -p "$1"/var/cache/apt/archives' \
+		--setup-hook="sync-in $debs /var/cache/apt/archives" \
+		--customize-hook="sync-out /var/cache/apt/archives $debs" \
+		--customize-hook='rm -f "$1"/var/cache/apt/archives/*.deb' \
 		"$suite" "$root.new" "${mirrors[@]}" >&2 || {
 		rm -rf --one-file-system "$root.new"
 		echo "root: $name: mmdebstrap failed" >&2
@@ -115,10 +162,14 @@ else
 	fi
 fi
 
+touch "$root/.lwnfs-checked"
+if [ -e "$root/.lwnfs-nothing-newer" ]; then
+	echo "root: next: experimental has no kernel newer than sid's $(cat "$root/.lwnfs-nothing-newer")" >&2
+	exit 3
+fi
 # Extracted module trees may lack modules.dep: the initramfs needs it.
 for dir in "$root"/lib/modules/*/; do
-	rel=$(basename "$dir")
-	[ -f "$dir/modules.dep" ] || depmod -b "$root" "$rel"
+	[ -d "$dir" ] || continue
+	[ -f "$dir/modules.dep" ] || depmod -b "$root" "$(basename "$dir")"
 done
-touch "$root/.lwnfs-checked"
 echo "$root"

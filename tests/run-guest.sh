@@ -10,7 +10,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-targets=(all) vmopts=() deps=()
+targets=(modules) vmopts=() deps=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	case $1 in
 	-b) targets+=("$2"); shift 2 ;;

@@ -6,10 +6,10 @@
 # boots (make deb; tests/check.sh does it).  The tests run in order and
 # share one installation: the last one purges it.
 
-load helpers
+load ../helpers
 
 setup_file() {
-	[ -f "$DEB" ] || { echo "30-dkms-deb: no $DEB (run make deb)" >&2; return 1; }
+	[ -f "$DEB" ] || { echo "20-dkms-deb: no $DEB (run make deb)" >&2; return 1; }
 	no_lwnfs_left
 	DEBIAN_FRONTEND=noninteractive dpkg -i "$DEB" >"$BATS_FILE_TMPDIR/dpkg.log" 2>&1 || {
 		cat "$BATS_FILE_TMPDIR/dpkg.log" >&2
@@ -34,6 +34,7 @@ teardown_file() {
 @test "deb: sources in /usr/src/lwnfs-VERSION, the man page, the docs" {
 	run ls "/usr/src/lwnfs-$VERSION"
 	[ "$output" = "Kbuild
+conftest.sh
 dkms.conf
 lwnfs.c
 lwnfs.h" ]

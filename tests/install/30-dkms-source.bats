@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # DKMS from a source checkout: make dkms-install and make dkms-remove.
 
-load helpers
+load ../helpers
 
 teardown() {
 	unload_lwnfs
@@ -18,6 +18,7 @@ teardown() {
 	[ "$(dkms_state)" = installed ]
 	run ls "/usr/src/lwnfs-$VERSION"
 	[ "$output" = "Kbuild
+conftest.sh
 dkms.conf
 lwnfs.c
 lwnfs.h" ]

@@ -1,0 +1,28 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# make install and make uninstall, as a user without DKMS does them.
+
+load ../helpers
+
+teardown() {
+	unload_lwnfs
+}
+
+@test "make install, then modprobe loads it by name and mount autoloads it" {
+	make -C "$TREE" install KERNELRELEASE="$(uname -r)"
+	# compressed (.ko.xz) where the kernel's modules are, 6.12 on
+	compgen -G "/lib/modules/$(uname -r)/extra/lwnfs.ko*"
+	[ -f /usr/local/share/man/man5/lwnfs.5 ]
+	modprobe lwnfs
+	grep -q '^lwnfs ' /proc/modules
+	rmmod lwnfs
+	mkdir -p "$MNT"
+	mount -t lwnfs lwnfs "$MNT"
+	grep -q '^lwnfs ' /proc/modules
+	[ "$(cat "$C")" = 0 ]
+	# make uninstall undoes it all, so that DKMS tests find no stray copy.
+	unload_lwnfs
+	make -C "$TREE" uninstall KERNELRELEASE="$(uname -r)"
+	run ! modinfo lwnfs
+	[ ! -e /usr/local/share/man/man5/lwnfs.5 ]
+}
