@@ -23,16 +23,16 @@
 #include "lwnfs.h"
 
 /*
- * Inode numbers: simple_fill_super() gives the root 1; the built-in tree
- * ends below LWNFS_INO_USER, where the numbers of user-made counters and
- * directories start.
+ * The fixed tree: the root and the article's three entries.  Their inode
+ * numbers are 1 to 4 (simple_fill_super() gives the root 1); the numbers
+ * of what users make start after them.
  */
-enum {
-	LWNFS_INO_ROOT = 1,
-	LWNFS_INO_COUNTER,
-	LWNFS_INO_SUBDIR,
-	LWNFS_INO_SUBCOUNTER,
-	LWNFS_INO_USER,
+enum lwnfs_builtin {
+	LWNFS_ROOT,
+	LWNFS_COUNTER,
+	LWNFS_SUBDIR,
+	LWNFS_SUBCOUNTER,
+	LWNFS_NR_BUILTIN,
 };
 
 enum lwnfs_param {
@@ -57,6 +57,8 @@ struct lwnfs_sb {
 	struct lwnfs_options opts;
 	atomic_t made;		/* user-made counters and directories */
 	atomic_long_t next_ino;
+	/* pinned in the dentry cache from fill_super to kill_sb */
+	struct inode *builtin[LWNFS_NR_BUILTIN];
 };
 
 /*
@@ -188,9 +190,16 @@ static const struct file_operations lwnfs_counter_fops = {
 
 static const struct inode_operations lwnfs_dir_iops;
 
+/* By identity, not by inode number: a 32-bit i_ino wraps. */
 static bool lwnfs_builtin(const struct inode *inode)
 {
-	return inode->i_ino < LWNFS_INO_USER;
+	struct lwnfs_sb *sbi = inode->i_sb->s_fs_info;
+	int i;
+
+	for (i = 0; i < LWNFS_NR_BUILTIN; i++)
+		if (sbi->builtin[i] == inode)
+			return true;
+	return false;
 }
 
 /* A new counter or directory inode, owned as the mount options say. */
@@ -226,21 +235,24 @@ static struct inode *lwnfs_new_inode(struct super_block *sb, umode_t mode,
  */
 static struct dentry *lwnfs_make_builtin(struct dentry *parent,
 					 const char *name, umode_t mode,
-					 unsigned long ino, atomic64_t *counter)
+					 enum lwnfs_builtin which,
+					 atomic64_t *counter)
 {
+	struct lwnfs_sb *sbi = parent->d_sb->s_fs_info;
 	struct dentry *dentry;
 	struct inode *inode;
 
 	dentry = d_alloc_name(parent, name);
 	if (!dentry)
 		return ERR_PTR(-ENOMEM);
-	inode = lwnfs_new_inode(parent->d_sb, mode, ino, counter);
+	inode = lwnfs_new_inode(parent->d_sb, mode, which + 1, counter);
 	if (!inode) {
 		dput(dentry);
 		return ERR_PTR(-ENOMEM);
 	}
 	if (S_ISDIR(mode))
 		inc_nlink(d_inode(parent));	/* ".." */
+	sbi->builtin[which] = inode;
 	d_make_persistent(dentry, inode);
 	dput(dentry);
 	return dentry;
@@ -251,17 +263,32 @@ static struct dentry *lwnfs_make_builtin(struct dentry *parent,
  * max_counters slots until it is removed; a counter's value is allocated
  * with it and freed when its inode is evicted.
  */
+/*
+ * Take one of the superblock's slots, if one is free.  Never more than
+ * max_counters are taken, and a create fails only when all are: no
+ * attempt that fails holds a slot, even for a moment.
+ */
+static bool lwnfs_reserve(struct lwnfs_sb *sbi)
+{
+	unsigned int max = READ_ONCE(sbi->opts.max_counters);
+	int made = atomic_read(&sbi->made);
+
+	do {
+		if ((unsigned int)made >= max)
+			return false;
+	} while (!atomic_try_cmpxchg(&sbi->made, &made, made + 1));
+	return true;
+}
+
 static int lwnfs_make(struct inode *dir, struct dentry *dentry, umode_t mode)
 {
 	struct lwnfs_sb *sbi = dir->i_sb->s_fs_info;
 	atomic64_t *counter = NULL;
 	struct inode *inode;
-	int err = -ENOSPC;
+	int err = -ENOMEM;
 
-	if ((unsigned int)atomic_inc_return(&sbi->made) >
-	    READ_ONCE(sbi->opts.max_counters))
-		goto undo;
-	err = -ENOMEM;
+	if (!lwnfs_reserve(sbi))
+		return -ENOSPC;
 	if (S_ISREG(mode)) {
 		counter = kzalloc(sizeof(*counter), GFP_KERNEL);
 		if (!counter)
@@ -357,7 +384,8 @@ static void lwnfs_evict_inode(struct inode *inode)
 {
 	truncate_inode_pages_final(&inode->i_data);
 	clear_inode(inode);
-	if (S_ISREG(inode->i_mode) && !lwnfs_builtin(inode))
+	if (inode->i_private != &lwnfs_counter &&
+	    inode->i_private != &lwnfs_subcounter)
 		kfree(inode->i_private);
 }
 
@@ -390,13 +418,18 @@ static const struct super_operations lwnfs_super_ops = {
 
 /*
  * Apply the options given to a mount or remount to the superblock: all
- * mounts share one, so a second mount's options must reach it too.
+ * mounts share one, so a second mount's options must reach it too.  An
+ * option not given changes nothing.  uid=, gid= and mode= are the owner
+ * and mode of the fixed tree (mode= of its root only), as tmpfs's are of
+ * its root; what users make is theirs, chown and chmod included, and new
+ * entries are owned as the options in force say.  Only the fixed tree's
+ * four inodes are changed, each under its inode lock, as setattr does.
  */
 static void lwnfs_apply(struct super_block *sb, const struct lwnfs_options *o)
 {
 	struct lwnfs_sb *sbi = sb->s_fs_info;
-	struct inode *root = d_inode(sb->s_root);
 	struct inode *inode;
+	int i;
 
 	mutex_lock(&sbi->lock);
 	if (o->set & BIT(LWNFS_OPT_UID))
@@ -407,13 +440,17 @@ static void lwnfs_apply(struct super_block *sb, const struct lwnfs_options *o)
 		sbi->opts.mode = o->mode;
 	if (o->set & BIT(LWNFS_OPT_MAX_COUNTERS))
 		WRITE_ONCE(sbi->opts.max_counters, o->max_counters);
-	root->i_mode = S_IFDIR | sbi->opts.mode;
-	spin_lock(&sb->s_inode_list_lock);
-	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
-		inode->i_uid = sbi->opts.uid;
-		inode->i_gid = sbi->opts.gid;
+	for (i = 0; i < LWNFS_NR_BUILTIN; i++) {
+		inode = sbi->builtin[i];
+		inode_lock(inode);
+		if (o->set & BIT(LWNFS_OPT_UID))
+			inode->i_uid = o->uid;
+		if (o->set & BIT(LWNFS_OPT_GID))
+			inode->i_gid = o->gid;
+		if (i == LWNFS_ROOT && (o->set & BIT(LWNFS_OPT_MODE)))
+			inode->i_mode = S_IFDIR | o->mode;
+		inode_unlock(inode);
 	}
-	spin_unlock(&sb->s_inode_list_lock);
 	mutex_unlock(&sbi->lock);
 }
 
@@ -437,25 +474,26 @@ static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	mutex_init(&sbi->lock);
 	sbi->opts.mode = LWNFS_DEFAULT_MODE;
 	sbi->opts.max_counters = LWNFS_DEFAULT_MAX_COUNTERS;
-	atomic_long_set(&sbi->next_ino, LWNFS_INO_USER - 1);
+	atomic_long_set(&sbi->next_ino, LWNFS_NR_BUILTIN);
 	sb->s_fs_info = sbi;
 
 	err = simple_fill_super(sb, LWNFS_MAGIC, no_files);
 	if (err)
 		return err;
 	sb->s_op = &lwnfs_super_ops;	/* simple_fill_super() set its own */
-	d_inode(sb->s_root)->i_op = &lwnfs_dir_iops;
+	sbi->builtin[LWNFS_ROOT] = d_inode(sb->s_root);
+	sbi->builtin[LWNFS_ROOT]->i_op = &lwnfs_dir_iops;
 
 	counter = lwnfs_make_builtin(sb->s_root, "counter", S_IFREG | 0644,
-				     LWNFS_INO_COUNTER, &lwnfs_counter);
+				     LWNFS_COUNTER, &lwnfs_counter);
 	if (IS_ERR(counter))
 		return PTR_ERR(counter);
 	subdir = lwnfs_make_builtin(sb->s_root, "subdir", S_IFDIR | 0755,
-				    LWNFS_INO_SUBDIR, NULL);
+				    LWNFS_SUBDIR, NULL);
 	if (IS_ERR(subdir))
 		return PTR_ERR(subdir);
 	subcounter = lwnfs_make_builtin(subdir, "subcounter", S_IFREG | 0644,
-					LWNFS_INO_SUBCOUNTER, &lwnfs_subcounter);
+					LWNFS_SUBCOUNTER, &lwnfs_subcounter);
 	return PTR_ERR_OR_ZERO(subcounter);
 }
 

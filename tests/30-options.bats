@@ -76,6 +76,30 @@ opts() {
 	[ "$(stat -c %u "$MNT/counter")" = 7 ]
 }
 
+@test "chown and chmod stay through mounts and remounts without uid=, gid=, mode=" {
+	mount -t lwnfs lwnfs "$MNT"
+	touch "$MNT/own"
+	chown 1234:1234 "$MNT/own" "$C"
+	chmod 600 "$MNT/own"
+	chmod 700 "$MNT"
+	mount -t lwnfs lwnfs /tmp/lwnfs2
+	mount -o remount,max_counters=9 "$MNT"
+	mount -o remount "$MNT"
+	run stat -c '%u:%g %a' "$MNT/own" "$C" "$MNT"
+	[ "${lines[*]}" = "1234:1234 600 1234:1234 644 0:0 700" ]
+}
+
+@test "an explicit uid= or gid= re-owns the fixed tree; made entries keep theirs" {
+	mount -t lwnfs lwnfs "$MNT"
+	touch "$MNT/own"
+	chown 1234:1234 "$MNT/own" "$C"
+	mount -o remount,uid=5,gid=6 "$MNT"
+	run stat -c %u:%g "$MNT" "$C" "$MNT/subdir" "$MNT/subdir/subcounter" "$MNT/own"
+	[ "${lines[*]}" = "5:6 5:6 5:6 5:6 1234:1234" ]
+	touch "$MNT/new"
+	[ "$(stat -c %u:%g "$MNT/new")" = 5:6 ]
+}
+
 @test "an unknown or malformed option fails with EINVAL, naming it" {
 	# busybox passes the options to mount(2) as they are; util-linux 2.39+
 	# parses uid= and gid= itself and would refuse uid=abc before lwnfs.

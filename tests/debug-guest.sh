@@ -19,7 +19,7 @@ for line in 'KernelAddressSanitizer initialized' 'kfence: initialized' \
 done
 
 rc=0
-bats --tap tests || rc=1
+bats --tap tests tests/install || rc=1
 tests/fuzz-guest.sh || rc=1
 tests/stress-guest.sh || rc=1
 

@@ -26,14 +26,21 @@ echo "fuzz: lwnfs-fuzz: $ops operations in $((SECONDS - start)) s"
 # No mount(2): in a user namespace of its own it passes MS_MANDLOCK and
 # the kernel logs "WARNING: The mand mount option has been deprecated",
 # which has nothing to do with lwnfs (nobody cannot mount lwnfs).
-start=$SECONDS
+start=$SECONDS rc=0
 cd /tmp
 timeout --preserve-status -s INT "$seconds" setpriv --reuid=65534 --regid=65534 \
 	--clear-groups trinity -q -V "$mnt" -C 2 -l off -s "$seed" -x mount \
-	-T BAD_PAGE,DIE,WARN,MACHINE_CHECK --disable-fds=sockets,perf,drm >/tmp/trinity.log 2>&1 || true
-ran=$(grep -o 'Ran [0-9]* syscalls' /tmp/trinity.log | tail -n 1 | grep -o '[0-9]*' || echo 0)
-echo "fuzz: trinity: ${ran:-0} syscalls in $((SECONDS - start)) s"
+	-T BAD_PAGE,DIE,WARN,MACHINE_CHECK --disable-fds=sockets,perf,drm >/tmp/trinity.log 2>&1 || rc=$?
+ran=$(grep -o 'Ran [0-9]* syscalls' /tmp/trinity.log | tail -n 1 | grep -o '[0-9]*' || true)
+echo "fuzz: trinity: ${ran:-0} syscalls in $((SECONDS - start)) s, status $rc"
 cd - >/dev/null
+# Stopped by our SIGINT (status 0, or 130 for the signal) after running
+# system calls; anything else, or none run, is a failed fuzz.
+if { [ "$rc" != 0 ] && [ "$rc" != 130 ]; } || [ "${ran:-0}" -eq 0 ]; then
+	tail -n 20 /tmp/trinity.log
+	echo "fuzz: FAILED: trinity did not run as it should"
+	exit 1
+fi
 
 tests/lwnfs-fuzz -s "$seed" -n 0 "$mnt" >/dev/null
 umount "$mnt"

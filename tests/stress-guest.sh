@@ -27,15 +27,18 @@ mount -t lwnfs lwnfs "$m1"
 ops=/tmp/stress-ops
 mkdir -p "$ops"
 
-# loop NAME COMMAND...: run COMMAND until the phase ends; count the runs.
+# loop NAME COMMAND...: run COMMAND until the phase ends; count the runs
+# and the runs that succeeded (for rmmod_busy: that rmmod was refused).
 loop() {
-	local name=$1 n=0
+	local name=$1 runs=0 ok=0
 	shift
 	while [ "$SECONDS" -lt "$end" ]; do
-		"$@" >/dev/null 2>&1 || true
-		n=$((n + 1))
+		if "$@" >/dev/null 2>&1; then
+			ok=$((ok + 1))
+		fi
+		runs=$((runs + 1))
 	done
-	echo "$n" >"$ops/$name.$BASHPID"
+	echo "$ok $runs" >"$ops/$name.$BASHPID"
 }
 
 end=$((SECONDS + seconds))
@@ -84,7 +87,13 @@ inodes1=$(inodes) dentries1=$(dentries)
 for f in "$ops"/*.[0-9]*; do
 	name=$(basename "$f")
 	echo "${name%.*} $(cat "$f")"
-done | awk '{ n[$1] += $2 } END { for (k in n) printf "stress: %-10s %d runs\n", k, n[k] }' | sort
+done | awk '{ ok[$1] += $2; n[$1] += $3 }
+	END { for (k in n) printf "stress: %-10s %d of %d runs succeeded\n", k, ok[k], n[k] }' | sort
+# A refused rmmod and a whole reload cycle are what those phases are for.
+for name in rmmod_busy reload; do
+	[ "$(cat "$ops/$name".* | awk '{ s += $1 } END { print s + 0 }')" -gt 0 ] ||
+		fail "no $name run succeeded"
+done
 echo "stress: $((seconds * 2)) s of load; 40000 values read after it, all distinct, none lost"
 echo "stress: inodes in use $inodes0 -> $inodes1, dentries $dentries0 -> $dentries1"
 # Other processes of the guest create and free a few inodes of their own.
