@@ -85,33 +85,33 @@ deb:
 
 # The targets below boot a Debian kernel in QEMU; they set themselves up.
 demo:
-	tests/run-guest.sh -t 300 -- tests/demo.sh
+	harness/run-guest.sh -- harness/guest/demo.sh
 
 vm:
-	tests/run-guest.sh -i -t 86400 -- tests/demo.sh --keep
+	harness/run-guest.sh -i -t 86400 -- harness/guest/demo.sh --keep
 
 check:
-	tests/check.sh
+	harness/check.sh
 
 # KERNELS="bullseye sid" make check-all runs a part of the matrix.
 check-all:
-	tests/matrix.sh
+	harness/matrix.sh
 
 check-debug:
-	tests/check-debug.sh
+	harness/check-debug.sh
 
 bench:
-	tests/run-guest.sh -b $(BENCH) -t 1800 -o . -- tests/bench-guest.sh
+	harness/run-guest.sh -b $(BENCH) -o . -- harness/guest/bench.sh
 	@echo 'bench: figures in bench.json'
 
 lint:
-	tests/lint.sh
+	scripts/lint.sh
 
 fuzz:
-	tests/run-guest.sh -d debug -b $(FUZZ) -t 1800 -- tests/fuzz-guest.sh
+	harness/run-guest.sh -d debug -b $(FUZZ) -- harness/guest/fuzz.sh
 
 stress:
-	tests/run-guest.sh -b $(READER) -t 1800 -- tests/stress-guest.sh
+	harness/run-guest.sh -b $(READER) -- harness/guest/stress.sh
 
 help:
 	@echo 'make [KERNELRELEASE=<release>|KDIR=<dir>]  build lwnfs.ko'

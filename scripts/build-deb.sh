@@ -14,7 +14,7 @@ out=$(realpath -m "${1:-build/deb}")
 
 for tool in dpkg-buildpackage dh dh_dkms; do
 	command -v "$tool" >/dev/null || {
-		echo "build-deb: $tool is missing (run tests/deps.sh)" >&2
+		echo "build-deb: $tool is missing (run harness/deps.sh)" >&2
 		exit 1
 	}
 done

@@ -15,7 +15,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-release=${1:-$(tests/distro-kernel.sh)}
+release=${1:-$(harness/distro-kernel.sh)}
 kdir=$(realpath "/lib/modules/$release/build")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

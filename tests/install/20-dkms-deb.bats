@@ -3,7 +3,7 @@
 # The Debian package lwnfs-dkms as a distro user meets it: installing it
 # makes DKMS build the module; then modprobe, mount autoload, fstab; purging
 # it leaves nothing behind.  The .deb is built on the host before the guest
-# boots (make deb; tests/check.sh does it).  The tests run in order and
+# boots (make deb; harness/check.sh does it).  The tests run in order and
 # share one installation: the last one purges it.
 
 load ../helpers

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Inside a guest on the sanitizer kernel (tests/debug-kernel.sh): the bats
+# Inside a guest on the sanitizer kernel (harness/debug-kernel.sh): the bats
 # suite, the fuzzers and the stress test, then a kmemleak scan.  Any
 # sanitizer report fails the run: vm.sh reads the kernel log, and a
 # kmemleak report fails here.
@@ -20,8 +20,8 @@ done
 
 rc=0
 bats --tap tests tests/install || rc=1
-tests/fuzz-guest.sh || rc=1
-tests/stress-guest.sh || rc=1
+harness/guest/fuzz.sh || rc=1
+harness/guest/stress.sh || rc=1
 
 # Lockdep and KFENCE switch themselves off after a report or on running
 # out of room; then they had stopped checking.

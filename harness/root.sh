@@ -24,11 +24,13 @@
 set -euo pipefail
 
 name=${1:?usage: root.sh NAME}
-cache=${LWNFS_CACHE:-/var/cache/lwnfs}
+# shellcheck source=harness/settings.sh
+. "$(dirname "$0")/settings.sh"
+cache=$LWNFS_CACHE
 roots=$cache/roots
 root=$roots/$name
 debs=$cache/debs
-check_hours=${LWNFS_ROOT_CHECK:-12}
+check_hours=$LWNFS_ROOT_CHECK
 
 suite=${name%-rt}
 flavour=amd64
@@ -117,7 +119,7 @@ fi
 
 make_root() {
 	command -v mmdebstrap >/dev/null || {
-		echo "root: mmdebstrap is missing (run tests/deps.sh)" >&2
+		echo "root: mmdebstrap is missing (run harness/deps.sh)" >&2
 		exit 1
 	}
 	log "making the root with mmdebstrap (about 2 minutes)"

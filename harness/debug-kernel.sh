@@ -13,10 +13,12 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=harness/settings.sh
+. "$here/settings.sh"
 "$here/deps.sh" debug
-series=$("$here/distro-kernel.sh" | cut -d. -f1,2)
+series=$(lwnfs_series "$("$here/distro-kernel.sh")")
 tarball=/usr/src/linux-source-$series.tar.xz
-dir=${LWNFS_CACHE:-/var/cache/lwnfs}/debug-kernel-$series
+dir=$LWNFS_CACHE/debug-kernel-$series
 
 # configure: the sanitizer config, in the source tree.
 configure() {

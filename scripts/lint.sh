@@ -9,10 +9,12 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-tests/deps.sh lint
-release=${KERNELRELEASE:-$(tests/distro-kernel.sh)}
-series=$(echo "$release" | cut -d. -f1,2)
-src=${LWNFS_CACHE:-/var/cache/lwnfs}/linux-source-$series
+# shellcheck source=harness/settings.sh
+. harness/settings.sh
+harness/deps.sh lint
+release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
+series=$(lwnfs_series "$release")
+src=$LWNFS_CACHE/linux-source-$series
 if [ ! -f "$src/scripts/checkpatch.pl" ]; then
 	mkdir -p "$src"
 	tar -xf "/usr/src/linux-source-$series.tar.xz" -C "$src" --strip-components=1 \
@@ -64,10 +66,10 @@ coccicheck() {
 check checkpatch checkpatch
 check "W=1 and sparse" kbuild
 check coccicheck coccicheck
-check shellcheck shellcheck conftest.sh tests/*.sh tests/*.bats tests/install/*.bats tests/helpers.bash .ci/run \
-	scripts/*.sh
+check shellcheck shellcheck -x conftest.sh harness/*.sh harness/guest/*.sh \
+	tests/*.sh tests/*.bats tests/install/*.bats tests/helpers.bash .ci/run scripts/*.sh
 package() {
-	make --no-print-directory deb >/dev/null && tests/lint-package.sh
+	make --no-print-directory deb >/dev/null && scripts/lint-package.sh
 }
 check "man page and package" package
 [ "$failed" = 0 ]

@@ -6,7 +6,7 @@
 set -euo pipefail
 
 dep=$(dpkg-query -W -f='${Depends}' linux-image-amd64 2>/dev/null) || {
-	echo "distro-kernel: linux-image-amd64 is not installed (run tests/deps.sh)" >&2
+	echo "distro-kernel: linux-image-amd64 is not installed (run harness/deps.sh)" >&2
 	exit 1
 }
 # "linux-image-6.1.0-57-amd64 (= 6.1.192-3)" -> "6.1.0-57-amd64"

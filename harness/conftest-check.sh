@@ -10,7 +10,7 @@
 set -euo pipefail
 
 row=${1:?usage: conftest-check.sh ROW CONFTEST_H} header=${2:?usage: conftest-check.sh ROW CONFTEST_H}
-expected=$(dirname "$0")/conftest.expected
+expected=$(dirname "$0")/../tests/conftest.expected
 
 found=$(sed -n -e 's/^#define LWNFS_HAVE_\([A-Z0-9_]*\) 1$/\1=1/p' \
 	-e 's|^/\* LWNFS_HAVE_\([A-Z0-9_]*\): no \*/$|\1=0|p' "$header" | sort)

@@ -33,10 +33,11 @@ if [ $# = 0 ]; then
 	read -r -a names <<<"${KERNELS:-$all}"
 	set -- "${names[@]}"
 fi
-cache=${LWNFS_CACHE:-/var/cache/lwnfs}
-logs=$cache/matrix-logs
+# shellcheck source=harness/settings.sh
+. harness/settings.sh
+logs=$LWNFS_CACHE/matrix-logs
 mkdir -p "$logs"
-tests/deps.sh
+harness/deps.sh
 # One lwnfs-dkms package (Architecture: all) for every release's suite.
 make --no-print-directory deb >"$logs/deb.log" 2>&1 || {
 	cat "$logs/deb.log" >&2
@@ -62,7 +63,7 @@ test_kernel() {
 	[ -n "$install_rows" ] && [[ $install_rows != *" $name "* ]] ||
 		suites+=(tests/install) what=all
 	echo "matrix: $name: root" >&2
-	root=$(tests/root.sh "$name" 2>"$logs/$name-root.log") || rc=$?
+	root=$(harness/root.sh "$name" 2>"$logs/$name-root.log") || rc=$?
 	if [ "$rc" = 3 ]; then	# no such kernel now: said, not passed
 		row "$name" - - - 0 0 1 $((SECONDS - start)) \
 			"skipped: $(tail -n 1 "$logs/$name-root.log")"
@@ -84,7 +85,7 @@ test_kernel() {
 	times="root $((SECONDS - phase)) s" phase=$SECONDS
 
 	echo "matrix: $name: build for $release with $cc" >&2
-	tests/root-build.sh "$root" "$release" >"$logs/$name-build.log" 2>&1 || rc=$?
+	harness/root-build.sh "$root" "$release" >"$logs/$name-build.log" 2>&1 || rc=$?
 	times+=", build $((SECONDS - phase)) s" phase=$SECONDS
 	if [ "$rc" != 0 ]; then
 		tail -n 30 "$logs/$name-build.log" >&2
@@ -95,7 +96,7 @@ test_kernel() {
 		row "$name" "$release" "$cc" "$what" 0 1 0 $((SECONDS - start)) "W=1 warnings"
 		return
 	fi
-	if ! tests/conftest-check.sh "$name" "$root/srv/lwnfs/conftest.h" \
+	if ! harness/conftest-check.sh "$name" "$root/srv/lwnfs/conftest.h" \
 		>>"$logs/$name-build.log" 2>&1; then
 		cat "$logs/$name-build.log" >&2
 		row "$name" "$release" "$cc" "$what" 0 1 0 $((SECONDS - start)) "probes differ from tests/conftest.expected"
@@ -105,11 +106,11 @@ test_kernel() {
 	cp -r build/deb "$root/srv/lwnfs/build/"
 
 	echo "matrix: $name: boot $release and run ${suites[*]}" >&2
-	(cd "$root/srv/lwnfs" && tests/vm.sh -r "$root" -k "$release" -t 1800 -- \
+	(cd "$root/srv/lwnfs" && harness/vm.sh -r "$root" -k "$release" -t "$LWNFS_ROW_TIMEOUT" -- \
 		bats --tap --timing "${suites[@]}") >"$logs/$name-tests.log" 2>&1 || rc=$?
 	times+=", guest $((SECONDS - phase)) s"
 	echo "matrix: $name: $times" >&2
-	read -r p f s < <(tests/tap-count.sh "$logs/$name-tests.log" "$rc")
+	read -r p f s < <(harness/tap-count.sh "$logs/$name-tests.log" "$rc")
 	case $rc in
 	0) result=ok ;;
 	1) result="tests failed" ;;

@@ -22,7 +22,9 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-release='' timeout=600 interactive=0 outdir='' kernel='' modroot='' root='' own_modules=''
+# shellcheck source=harness/settings.sh
+. "$here/settings.sh"
+release='' timeout=$LWNFS_TOOL_TIMEOUT interactive=0 outdir='' kernel='' modroot='' root='' own_modules=''
 while getopts r:k:K:M:t:o:i opt; do
 	case $opt in
 	r) root=$(cd "$OPTARG" && pwd) ;;
@@ -37,7 +39,7 @@ while getopts r:k:K:M:t:o:i opt; do
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || { echo "vm: no command given" >&2; exit 2; }
-cwd=$PWD init=$here/guest-init.sh
+cwd=$PWD init=$here/guest/init.sh
 if [ -n "$root" ]; then
 	# The guest sees ROOT as /: translate the paths it is handed.
 	case $cwd/ in "$root"/*) cwd=/${cwd#"$root"/} ;; *)
@@ -61,7 +63,7 @@ modroot=${modroot:-${root:-/}}
 kernel=${kernel:-$root/boot/vmlinuz-$release}
 [ -r "$kernel" ] || { echo "vm: cannot read $kernel" >&2; exit 1; }
 
-cache=${LWNFS_CACHE:-/var/cache/lwnfs}/initramfs  # kept between runs
+cache=$LWNFS_CACHE/initramfs  # kept between runs
 mkdir -p "$cache"
 # Remade when the modules change: a remade root has a new modules.dep.
 initrd=$cache/${root:+$(basename "$root")-}$release.cpio.gz
@@ -112,7 +114,7 @@ append+=" lwnfs_init=$init lwnfs_accel=$accel_name"
 # the HPET, an emulated device read on every clock read: with the TSC,
 # forking and exec'ing (what bats does all day) take a third less time.
 [ "$accel_name" = kvm ] || append+=" tsc=reliable"
-qemu=(qemu-system-x86_64 "${accel[@]}" -m 1024 -smp 2 -nodefaults
+qemu=(qemu-system-x86_64 "${accel[@]}" -m "$LWNFS_GUEST_MEMORY" -smp "$LWNFS_GUEST_CPUS" -nodefaults
 	-display none -no-reboot -kernel "$kernel" -initrd "$initrd"
 	-append "$append"
 	-fsdev "local,id=hostroot,path=${root:-/},security_model=none,readonly=on,multidevs=remap"

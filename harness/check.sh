@@ -10,8 +10,10 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-tests/deps.sh
-release=${KERNELRELEASE:-$(tests/distro-kernel.sh)}
+# shellcheck source=harness/settings.sh
+. harness/settings.sh
+harness/deps.sh
+release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -35,10 +37,10 @@ make --no-print-directory deb >"$log" 2>&1 || {
 tests/backport.sh "$release"
 
 rc=0
-tests/vm.sh -k "$release" -t 3600 -- bats --tap --timing tests tests/install |
+harness/vm.sh -k "$release" -t "$LWNFS_SUITE_TIMEOUT" -- bats --tap --timing tests tests/install |
 	tee "$log" || rc=${PIPESTATUS[0]}
 
-read -r passed failed skipped < <(tests/tap-count.sh "$log" "$rc")
+read -r passed failed skipped < <(harness/tap-count.sh "$log" "$rc")
 case $rc in
 0 | 1) ;;
 124) echo "check: the kernel log shows problems (see above)" ;;

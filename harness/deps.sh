@@ -10,6 +10,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=harness/settings.sh
+. "$here/settings.sh"
 packages=(make gcc libc6-dev kmod cpio gzip xz-utils busybox-static bats
 	perl-base util-linux qemu-system-x86 linux-image-amd64 linux-headers-amd64
 	dkms openssl debhelper dh-dkms dpkg-dev mandoc groff-base lintian
@@ -43,11 +45,11 @@ release=$("$here/distro-kernel.sh")
 extra=("linux-headers-$release")
 if [ "${1:-}" = lint ]; then
 	# checkpatch.pl and the semantic patches come with the kernel source.
-	extra+=(sparse coccinelle shellcheck "linux-source-$(echo "$release" | cut -d. -f1,2)")
+	extra+=(sparse coccinelle shellcheck "linux-source-$(lwnfs_series "$release")")
 fi
 if [ "${1:-}" = debug ]; then
 	extra+=(bc bison flex libelf-dev libssl-dev dwarves rsync trinity
-		"linux-source-$(echo "$release" | cut -d. -f1,2)")
+		"linux-source-$(lwnfs_series "$release")")
 fi
 mapfile -t need < <(missing "${extra[@]}")
 install "${need[@]}"

@@ -4,9 +4,9 @@
 # Usage: run-guest.sh [-d DEPS] [-b TARGET]... [VM.SH OPTIONS] -- COMMAND...
 #
 # What make demo, vm, bench, fuzz and stress share: install what is
-# missing (tests/deps.sh DEPS), build lwnfs (and each make TARGET) for the
+# missing (harness/deps.sh DEPS), build lwnfs (and each make TARGET) for the
 # distro's kernel, or KERNELRELEASE, then run COMMAND in a guest booted on
-# it (tests/vm.sh, which takes the other options).
+# it (harness/vm.sh, which takes the other options).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -21,8 +21,8 @@ done
 [ $# -gt 1 ] || { echo "usage: run-guest.sh [-d DEPS] [-b TARGET]... [VM.SH OPTIONS] -- COMMAND..." >&2; exit 2; }
 shift
 
-tests/deps.sh "${deps[@]}"
-release=${KERNELRELEASE:-$(tests/distro-kernel.sh)}
+harness/deps.sh "${deps[@]}"
+release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 make --no-print-directory KERNELRELEASE="$release" "${targets[@]}" >"$log" 2>&1 || {
@@ -30,4 +30,4 @@ make --no-print-directory KERNELRELEASE="$release" "${targets[@]}" >"$log" 2>&1 
 	echo "run-guest: the build failed" >&2
 	exit 1
 }
-tests/vm.sh -k "$release" "${vmopts[@]}" -- "$@"
+harness/vm.sh -k "$release" "${vmopts[@]}" -- "$@"

@@ -8,8 +8,10 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-tests/deps.sh debug
-dir=$(tests/debug-kernel.sh)
+# shellcheck source=harness/settings.sh
+. harness/settings.sh
+harness/deps.sh debug
+dir=$(harness/debug-kernel.sh)
 release=$(cat "$dir/include/config/kernel.release")
 make --no-print-directory KERNELRELEASE="$release" KDIR="$dir" W=1 modules test-programs
 make --no-print-directory deb >/dev/null	# for the DKMS package tests
@@ -18,8 +20,8 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 rc=0
 LWNFS_STRESS_SECONDS=${LWNFS_STRESS_SECONDS:-20} LWNFS_TRINITY_SECONDS=${LWNFS_TRINITY_SECONDS:-60} \
-	tests/vm.sh -k "$release" -K "$dir/arch/x86/boot/bzImage" -M "$dir/modroot" -t 3600 \
-	-- tests/debug-guest.sh | tee "$log" || rc=${PIPESTATUS[0]}
-read -r passed failed skipped < <(tests/tap-count.sh "$log" "$rc")
+	harness/vm.sh -k "$release" -K "$dir/arch/x86/boot/bzImage" -M "$dir/modroot" -t "$LWNFS_SUITE_TIMEOUT" \
+	-- harness/guest/debug.sh | tee "$log" || rc=${PIPESTATUS[0]}
+read -r passed failed skipped < <(harness/tap-count.sh "$log" "$rc")
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$rc" = 0 ] && [ "$failed" = 0 ]

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # the variables are for the scripts that source this
+#
+# The harness's settings, in one place: every script of harness/ and
+# scripts/ that needs one sources this file.  Each can be set in the
+# environment instead (LWNFS_CACHE=/srv/cache make check).
+
+# Kernel images, roots, packages, initramfs images, the debug kernel and
+# the matrix's logs are kept here between runs.
+LWNFS_CACHE=${LWNFS_CACHE:-/var/cache/lwnfs}
+# What a guest gets: MiB of memory and vCPUs (TCG runs one host thread
+# per vCPU: two side by side on two cores run each other down).
+LWNFS_GUEST_MEMORY=${LWNFS_GUEST_MEMORY:-1024}
+LWNFS_GUEST_CPUS=${LWNFS_GUEST_CPUS:-2}
+# Seconds a guest may take before it is stopped and counted as failed:
+# the whole suite (make check), one matrix row, anything else (demo,
+# bench, fuzz, stress).
+LWNFS_SUITE_TIMEOUT=${LWNFS_SUITE_TIMEOUT:-3600}
+LWNFS_ROW_TIMEOUT=${LWNFS_ROW_TIMEOUT:-1800}
+LWNFS_TOOL_TIMEOUT=${LWNFS_TOOL_TIMEOUT:-1800}
+# Hours between two checks for a newer kernel in a root's archive.
+LWNFS_ROOT_CHECK=${LWNFS_ROOT_CHECK:-12}
+
+# lwnfs_series RELEASE: the kernel series, "6.1" for "6.1.0-57-amd64".
+lwnfs_series() {
+	local major=${1%%.*} rest=${1#*.}
+	echo "$major.${rest%%[!0-9]*}"
+}
