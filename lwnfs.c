@@ -259,11 +259,6 @@ static struct dentry *lwnfs_make_builtin(struct dentry *parent,
 }
 
 /*
- * User-made counters and directories.  Each takes one of the superblock's
- * max_counters slots until it is removed; a counter's value is allocated
- * with it and freed when its inode is evicted.
- */
-/*
  * Take one of the superblock's slots, if one is free.  Never more than
  * max_counters are taken, and a create fails only when all are: no
  * attempt that fails holds a slot, even for a moment.
@@ -280,6 +275,11 @@ static bool lwnfs_reserve(struct lwnfs_sb *sbi)
 	return true;
 }
 
+/*
+ * User-made counters and directories.  Each takes one of the superblock's
+ * max_counters slots until it is removed; a counter's value is allocated
+ * with it and freed when its inode is evicted.
+ */
 static int lwnfs_make(struct inode *dir, struct dentry *dentry, umode_t mode)
 {
 	struct lwnfs_sb *sbi = dir->i_sb->s_fs_info;
@@ -440,6 +440,12 @@ static void lwnfs_apply(struct super_block *sb, const struct lwnfs_options *o)
 		sbi->opts.mode = o->mode;
 	if (o->set & BIT(LWNFS_OPT_MAX_COUNTERS))
 		WRITE_ONCE(sbi->opts.max_counters, o->max_counters);
+	mutex_unlock(&sbi->lock);
+
+	/*
+	 * Not under sbi->lock, which ->create takes under its directory's
+	 * lock.  Both callers hold s_umount, so two never interleave.
+	 */
 	for (i = 0; i < LWNFS_NR_BUILTIN; i++) {
 		inode = sbi->builtin[i];
 		inode_lock(inode);
@@ -451,7 +457,6 @@ static void lwnfs_apply(struct super_block *sb, const struct lwnfs_options *o)
 			inode->i_mode = S_IFDIR | o->mode;
 		inode_unlock(inode);
 	}
-	mutex_unlock(&sbi->lock);
 }
 
 /*
