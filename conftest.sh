@@ -28,10 +28,11 @@ cflags=("$@" -Wno-error -Werror=incompatible-pointer-types
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 
-# compiles NAME: compile the C on stdin; its log is $dir/NAME.log.
+# compiles NAME: compile the C on stdin (checked, not turned into code);
+# its log is $dir/NAME.log.
 compiles() {
 	cat >"$dir/$1.c"
-	"$cc" "${cflags[@]}" -c -o "$dir/$1.o" "$dir/$1.c" >"$dir/$1.log" 2>&1
+	"$cc" "${cflags[@]}" -fsyntax-only "$dir/$1.c" >"$dir/$1.log" 2>&1
 }
 
 # probe NAME: LWNFS_HAVE_NAME is defined when the C on stdin compiles
