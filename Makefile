@@ -20,6 +20,7 @@ DKMS_SRC := /usr/src/lwnfs-$(VERSION)
 DEB_DIR := build/deb
 PREFIX ?= /usr/local
 MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
+DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/lwnfs
 
 .PHONY: all modules test-programs clean install uninstall dkms-install dkms-remove deb \
 	demo vm check check-all check-debug bench lint fuzz stress help
@@ -51,11 +52,14 @@ install: modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
 	depmod -a $(KERNELRELEASE)
 	install -D -m 644 lwnfs.5 $(MAN5DIR)/lwnfs.5
+	install -D -m 644 docs/walkthrough.md $(DOCDIR)/walkthrough.md
 
 uninstall:
 	rm -f /lib/modules/$(KERNELRELEASE)/extra/lwnfs.ko*
 	depmod -a $(KERNELRELEASE)
 	rm -f $(MAN5DIR)/lwnfs.5
+	rm -f $(DOCDIR)/walkthrough.md
+	[ ! -d $(DOCDIR) ] || rmdir --ignore-fail-on-non-empty $(DOCDIR)
 
 # DKMS from this checkout: copy the sources to $(DKMS_SRC), then add, build
 # and install for KERNELRELEASE.  Run again after a change to reinstall.
@@ -115,7 +119,7 @@ stress:
 
 help:
 	@echo 'make [KERNELRELEASE=<release>|KDIR=<dir>]  build lwnfs.ko'
-	@echo 'make install   install lwnfs.ko for KERNELRELEASE, run depmod; and lwnfs.5'
+	@echo 'make install   install lwnfs.ko for KERNELRELEASE, run depmod; lwnfs.5, the walkthrough'
 	@echo 'make uninstall undo make install'
 	@echo 'make dkms-install  install this tree with DKMS for KERNELRELEASE'
 	@echo 'make dkms-remove   remove it from DKMS for every kernel'

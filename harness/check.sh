@@ -3,10 +3,11 @@
 #
 # make check: install what is missing, build lwnfs W=1 for the distro's
 # kernel and the Debian package, check on the host that kernel features
-# are found in the headers (backport.sh), and run the whole bats suite,
-# the module's suites and the installation suites, in a guest booted on
-# that kernel.  Prints TAP and a closing "N passed, N failed, N skipped"
-# line; exits non-zero on a failure.
+# are found in the headers (backport.sh) and that docs/walkthrough.md is
+# still true to the code (walkthrough-check.sh), and run the whole bats
+# suite, the module's suites and the installation suites, in a guest
+# booted on that kernel.  Prints TAP and a closing "N passed, N failed,
+# N skipped" line; exits non-zero on a failure.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -42,6 +43,7 @@ make --no-print-directory deb >"$log" 2>&1 || {
 }
 
 tests/backport.sh "$release"
+tests/walkthrough-check.sh
 
 rc=0
 harness/vm.sh -k "$release" -t "$LWNFS_SUITE_TIMEOUT" -- bats --tap --timing tests tests/install |

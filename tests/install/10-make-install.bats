@@ -13,6 +13,7 @@ teardown() {
 	# compressed (.ko.xz) where the kernel's modules are, 6.12 on
 	compgen -G "/lib/modules/$(uname -r)/extra/lwnfs.ko*"
 	[ -f /usr/local/share/man/man5/lwnfs.5 ]
+	cmp "$TREE/docs/walkthrough.md" /usr/local/share/doc/lwnfs/walkthrough.md
 	modprobe lwnfs
 	grep -q '^lwnfs ' /proc/modules
 	rmmod lwnfs
@@ -25,4 +26,5 @@ teardown() {
 	make -C "$TREE" uninstall KERNELRELEASE="$(uname -r)"
 	run ! modinfo lwnfs
 	[ ! -e /usr/local/share/man/man5/lwnfs.5 ]
+	[ ! -e /usr/local/share/doc/lwnfs ]
 }

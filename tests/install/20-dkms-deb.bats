@@ -31,7 +31,7 @@ teardown_file() {
 	run ! grep -i -e deprecated -e error "$BATS_FILE_TMPDIR/dpkg.log"
 }
 
-@test "deb: sources in /usr/src/lwnfs-VERSION, the man page, the docs" {
+@test "deb: sources in /usr/src/lwnfs-VERSION, the man page, the docs (walkthrough too)" {
 	run ls "/usr/src/lwnfs-$VERSION"
 	[ "$output" = "Kbuild
 conftest.sh
@@ -42,6 +42,9 @@ lwnfs.h" ]
 	run dpkg -L lwnfs-dkms
 	[[ $output == *"/usr/share/man/man5/lwnfs.5.gz"* ]]
 	[[ $output == *"/usr/share/doc/lwnfs-dkms/README.md.gz"* ]]
+	# dh_compress compresses docs over 4 KiB, as README.md
+	[[ $output == *"/usr/share/doc/lwnfs-dkms/walkthrough.md.gz"* ]]
+	zcat /usr/share/doc/lwnfs-dkms/walkthrough.md.gz | cmp - "$TREE/docs/walkthrough.md"
 	[[ $output == *"/usr/share/doc/lwnfs-dkms/copyright"* ]]
 	zcat /usr/share/man/man5/lwnfs.5.gz | grep -q '^\.SH NAME'
 }
