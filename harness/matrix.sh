@@ -11,17 +11,17 @@
 # the bats suites there (vm.sh -r): the module's suites (tests/*.bats) on
 # every row, the installation suites (tests/install/: make install, the
 # lwnfs-dkms package built once on the host, make dkms-install) on every
-# row, or with -i only on the rows named.  Prints one table row per kernel
-# and a closing "N passed, N failed, N skipped" line; exits non-zero when
-# any test fails, a build fails or warns, a probe differs, or a kernel
-# cannot be fetched or booted.  A row whose kernel does not exist (next,
+# row, or with -i only on the rows named (-i '': on none).  Prints one
+# table row per kernel and a closing "N passed, N failed, N skipped" line;
+# exits non-zero when any test fails, a build fails or warns, a probe
+# differs, or a kernel cannot be fetched or booted.  A row whose kernel does not exist (next,
 # when experimental has nothing newer than sid) is a skip, never a pass.
-# Logs are kept in $LWNFS_CACHE/matrix-logs (default /var/cache/lwnfs).
+# Logs are kept in $LWNFS_CACHE/matrix-logs (harness/settings.sh).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 all="bullseye bookworm trixie trixie-rt sid next"
-install_rows=''
+install_rows=all
 while getopts i: opt; do
 	case $opt in
 	i) install_rows=" $OPTARG " ;;
@@ -60,8 +60,9 @@ row() {
 test_kernel() {
 	local name=$1 start=$SECONDS root release cc suites=(tests) what=module
 	local rc=0 p f s result phase=$SECONDS times
-	[ -n "$install_rows" ] && [[ $install_rows != *" $name "* ]] ||
+	if [ "$install_rows" = all ] || [[ $install_rows == *" $name "* ]]; then
 		suites+=(tests/install) what=all
+	fi
 	echo "matrix: $name: root" >&2
 	root=$(harness/root.sh "$name" 2>"$logs/$name-root.log") || rc=$?
 	if [ "$rc" = 3 ]; then	# no such kernel now: said, not passed
