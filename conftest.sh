@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: conftest.sh OUTPUT KERNELRELEASE CC CFLAGS...
+# Usage: ./conftest.sh OUTPUT KERNELRELEASE CC CFLAGS...
 #
 # Which form of each kernel API that moved does the kernel lwnfs is being
 # built for have?  Kbuild runs this before compiling lwnfs.c, with the

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: conftest-check.sh ROW CONFTEST_H
+# Usage: harness/conftest-check.sh ROW CONFTEST_H
 #
 # Print what conftest.sh found for matrix row ROW (the conftest.h of its
 # build), one "PROBE=0|1" per probe on one line, and compare it with ROW's

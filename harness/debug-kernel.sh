@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: debug-kernel.sh
+# Usage: harness/debug-kernel.sh
 # Build (once; then print from the cache) a sanitizer kernel from Debian's
 # linux-source package: KASAN, KMEMLEAK, PROVE_LOCKING, DEBUG_ATOMIC_SLEEP,
 # UBSAN, DEBUG_LIST and KFENCE, on x86_64_defconfig plus kvm_guest.config

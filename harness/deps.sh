@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: deps.sh [lint|debug]
+# Usage: harness/deps.sh [lint|debug]
 # Install what building lwnfs and booting its test guests needs (with
 # "lint": what make lint needs; "debug": what building a kernel and
 # fuzzing need), from Debian's archive: only what is

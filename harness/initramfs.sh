@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: initramfs.sh RELEASE OUTPUT [MODROOT]
+# Usage: harness/initramfs.sh RELEASE OUTPUT [MODROOT]
 # Build a busybox initramfs for kernel RELEASE that loads the virtio, 9p and
 # overlay modules (from MODROOT/lib/modules, default /) and mounts the root
 # vm.sh shares read-only over 9p (the host's, or a Debian root made by

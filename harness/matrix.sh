@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: matrix.sh [-i "ROW..."] [ROW...]
+# Usage: harness/matrix.sh [-i "ROW..."] [ROW...]
 #
 # make check-all: for each matrix row (default: $KERNELS, else all of
 # bullseye bookworm trixie trixie-rt sid next), make or refresh the

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: root-build.sh ROOT RELEASE
+# Usage: harness/root-build.sh ROOT RELEASE
 #
 # Build lwnfs W=1 for kernel RELEASE inside the Debian root ROOT (made by
 # root.sh), with that root's own compiler and kbuild, as DKMS would on a

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: root.sh NAME
+# Usage: harness/root.sh NAME
 #
 # Make, or refresh, the Debian root of matrix entry NAME (bullseye,
 # bookworm, trixie, trixie-rt, sid, next) under $LWNFS_CACHE/roots/NAME

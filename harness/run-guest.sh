@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: run-guest.sh [-d DEPS] [-b TARGET]... [VM.SH OPTIONS] -- COMMAND...
+# Usage: harness/run-guest.sh [-d DEPS] [-b TARGET]... [VM.SH OPTIONS] -- COMMAND...
 #
 # What make demo, vm, bench, fuzz and stress share: install what is
 # missing (harness/deps.sh DEPS), build lwnfs (and each make TARGET) for the

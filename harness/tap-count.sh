@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: tap-count.sh TAPLOG STATUS
+# Usage: harness/tap-count.sh TAPLOG STATUS
 #
 # Count the bats TAP output in TAPLOG of a guest run that ended with vm.sh
 # exit STATUS, and print "PASSED FAILED SKIPPED".  A skip is not a pass.

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: vm.sh [-r ROOT] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS]
+# Usage: harness/vm.sh [-r ROOT] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS]
 #              [-o DIR] [-i] [--] COMMAND...
 #
 # Boot a Debian kernel (default: the distro's) in QEMU, with the host's root

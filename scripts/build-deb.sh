@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: build-deb.sh [OUTDIR]
+# Usage: scripts/build-deb.sh [OUTDIR]
 #
 # Build the Debian package lwnfs-dkms from a copy of this tree (tracked and
 # untracked files alike, minus what .gitignore lists) made under OUTDIR

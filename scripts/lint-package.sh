@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: lint-package.sh [DEBDIR]
+# Usage: scripts/lint-package.sh [DEBDIR]
 #
 # On the host, after make deb: the man page must be clean under mandoc and
 # groff, and the package under lintian (warnings, info and pedantic tags

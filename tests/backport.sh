@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: backport.sh [RELEASE]
+# Usage: tests/backport.sh [RELEASE]
 #
 # On the host: lwnfs finds kernel features in the headers, not in the
 # version number.  Copies the headers of RELEASE (default: the distro's

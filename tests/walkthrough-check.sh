@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: walkthrough-check.sh
+# Usage: tests/walkthrough-check.sh
 #        WALKTHROUGH_TREE=DIR walkthrough-check.sh
 #
 # On the host, with no guest: is docs/walkthrough.md still true to the

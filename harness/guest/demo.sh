@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: demo.sh [--keep]
+# Usage: harness/guest/demo.sh [--keep]
 # Inside a test guest: load lwnfs, mount it at /lwnfs and replay the 2002
 # article's session, showing each command as typed at a root prompt.  Then
 # unmount and unload, unless --keep.
