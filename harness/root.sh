@@ -4,9 +4,13 @@
 # Usage: harness/root.sh NAME
 #
 # Make, or refresh, the Debian root of matrix entry NAME (bullseye,
-# bookworm, trixie, trixie-rt, sid, next) under $LWNFS_CACHE/roots/NAME
-# (default /var/cache/lwnfs): that release's userland, compiler, kernel
-# image and headers, bats and dkms, from Debian's archive with mmdebstrap.
+# bookworm, trixie, trixie-rt, sid, next; and for other architectures
+# bookworm-i386, bookworm-arm64, bookworm-armhf, trixie-arm64) under
+# $LWNFS_CACHE/roots/NAME (default /var/cache/lwnfs): that release's
+# userland, compiler, kernel image and headers, bats and dkms, from
+# Debian's archive with mmdebstrap, for the row's architecture.  An
+# arm64 or armhf root runs its programs under qemu-user (binfmt_misc,
+# packages qemu-user-static, binfmt-support and arch-test).
 # Prints the root's path.  "next" is a sid root whose kernel is the newest
 # in experimental (a release candidate) when that is newer than sid's;
 # when it is not, root.sh says so and exits 3, which the matrix counts as
@@ -19,8 +23,9 @@
 # experimental, or one in sid as new as its own).  The check runs at most
 # once every $LWNFS_ROOT_CHECK hours (default 12; 0 checks every time);
 # when the archive cannot be reached the root stays as it is, with a note.
-# Packages are downloaded once into $LWNFS_CACHE/debs and shared by the
-# roots; one root.sh at a time makes a given root.
+# Packages are downloaded once into $LWNFS_CACHE/debs (debs-ARCH for
+# i386, arm64, armhf) and shared by the roots of that architecture; one
+# root.sh at a time makes a given root.
 set -euo pipefail
 
 name=${1:?usage: root.sh NAME}
@@ -32,14 +37,27 @@ root=$roots/$name
 debs=$cache/debs
 check_hours=$LWNFS_ROOT_CHECK
 
-suite=${name%-rt}
-flavour=amd64
-[ "$name" = "$suite" ] || flavour=rt-amd64
-[ "$suite" != next ] || suite=sid
+# Each row: its Debian suite, its architecture (dpkg's name) and the
+# flavour of its linux-image-<flavour> and linux-headers-<flavour>.
+suite=$name arch=amd64 flavour=amd64
 case $name in
-bullseye | bookworm | trixie | trixie-rt | sid | next) ;;
-*) echo "root: unknown release '$name' (bullseye bookworm trixie trixie-rt sid next)" >&2; exit 2 ;;
+bullseye | bookworm | trixie | sid) ;;
+trixie-rt) suite=trixie flavour=rt-amd64 ;;
+next) suite=sid ;;
+# 32-bit x86: runs on this host's CPU, no emulation.
+bookworm-i386) suite=bookworm arch=i386 flavour=686-pae ;;
+# Foreign architectures: mmdebstrap runs the root's maintainer scripts
+# (and root-build.sh its compiler) under qemu-user through binfmt_misc.
+bookworm-arm64 | trixie-arm64) suite=${name%-arm64} arch=arm64 flavour=arm64 ;;
+bookworm-armhf) suite=bookworm arch=armhf flavour=armmp-lpae ;;
+*)
+	echo "root: unknown row '$name' (bullseye bookworm trixie trixie-rt sid next" \
+		"bookworm-i386 bookworm-arm64 bookworm-armhf trixie-arm64)" >&2
+	exit 2 ;;
 esac
+# One package cache per architecture (amd64's keeps its old place): each
+# root copies the whole cache in, and a foreign one would only weigh.
+[ "$arch" = amd64 ] || debs=$debs-$arch
 mkdir -p "$roots" "$debs"
 exec 9>"$root.lock"
 flock 9
@@ -117,16 +135,32 @@ if [ "$name" = next ]; then
 		fi')
 fi
 
+# Foreign binaries run through binfmt_misc and qemu-user-static; arch-test
+# (which mmdebstrap uses) says whether this host can run ARCH's.
+can_run() {
+	command -v arch-test >/dev/null || {
+		echo "root: arch-test is missing (apt-get install arch-test qemu-user-static binfmt-support)" >&2
+		exit 1
+	}
+	[ -e /proc/sys/fs/binfmt_misc/status ] ||
+		mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+	arch-test "$arch" >/dev/null || {
+		echo "root: $name: this host cannot run $arch binaries (apt-get install qemu-user-static binfmt-support)" >&2
+		exit 1
+	}
+}
+
 make_root() {
 	command -v mmdebstrap >/dev/null || {
 		echo "root: mmdebstrap is missing (run harness/deps.sh)" >&2
 		exit 1
 	}
+	[ "$arch" = amd64 ] || can_run
 	log "making the root with mmdebstrap (about 2 minutes)"
 	rm -rf --one-file-system "$root.new"
 	# Downloads are kept in $debs, for the next root that needs them.
 	# shellcheck disable=SC2016 # mmdebstrap's shell expands the hooks
-	mmdebstrap --quiet --variant=apt --include="$pkgs" "${opts[@]}" \
+	mmdebstrap --quiet --variant=apt --architectures="$arch" --include="$pkgs" "${opts[@]}" \
 		--skip=download/empty --setup-hook='mkdir -p "$1"/var/cache/apt/archives' \
 		--setup-hook="sync-in $debs /var/cache/apt/archives" \
 		--customize-hook="sync-out /var/cache/apt/archives $debs" \
