@@ -116,6 +116,19 @@ bullseye)
 		"deb http://deb.debian.org/debian bookworm main") ;;
 esac
 
+# Under qemu-user the kernel package's mkinitramfs takes minutes (a few
+# hundred emulated processes), for an image the guest never uses: vm.sh
+# boots an initramfs of its own.  In an emulated root update-initramfs is
+# diverted to true before the kernel package comes.
+case $arch in
+amd64 | i386) ;;
+*)
+	# shellcheck disable=SC2016 # mmdebstrap's shell expands the hook
+	opts+=(--essential-hook='chroot "$1" dpkg-divert --quiet --local --rename \
+			--add /usr/sbin/update-initramfs &&
+		ln -s /bin/true "$1/usr/sbin/update-initramfs"') ;;
+esac
+
 # next: experimental (pinned at 1 by its Release file) as a second
 # source; the hook installs its kernel when it is newer than sid's, and
 # otherwise leaves the version it had to beat in .lwnfs-nothing-newer.
