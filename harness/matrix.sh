@@ -82,7 +82,7 @@ test_kernel() {
 	fi
 	release=${boots[0]#"$root"/boot/vmlinuz-}
 	cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$root/boot/config-$release")
-	cc=${cc#x86_64-linux-gnu-}
+	cc=${cc#*-linux-gnu*-}	# x86_64-linux-gnu-gcc-14, aarch64-linux-gnu-gcc-14
 	times="root $((SECONDS - phase)) s" phase=$SECONDS
 
 	echo "matrix: $name: build for $release with $cc" >&2
