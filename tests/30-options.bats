@@ -115,7 +115,8 @@ opts() {
 		echo "$o: $output"
 		[ "$status" -ne 0 ]
 		[[ $output == *"Invalid argument"* ]]
-		dmesg | tail -n 1 | grep -q "lwnfs: .*'${o%%=*}'"
+		# 6.11+ parses uid= and gid= itself: "Invalid uid '4294967295'".
+		dmesg | tail -n 1 | grep -q -E "lwnfs: .*('${o%%=*}'|Invalid ${o%%=*} )"
 		run ! grep -q " $MNT lwnfs " /proc/mounts
 	done
 }
