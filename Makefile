@@ -23,7 +23,7 @@ MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
 DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/lwnfs
 
 .PHONY: all modules test-programs clean install uninstall dkms-install dkms-remove deb \
-	demo vm check check-all check-debug bench lint fuzz stress help
+	demo vm check check-all check-debug mutants bench lint fuzz stress help
 
 all: modules
 
@@ -104,6 +104,10 @@ check-all:
 check-debug:
 	harness/check-debug.sh
 
+# MUTANTS="read-taken-unchecked rmdir-slot-always-freed" make mutants runs a part.
+mutants:
+	harness/mutants.sh $(MUTANTS)
+
 bench:
 	harness/run-guest.sh -b $(BENCH) -o . -- harness/guest/bench.sh
 	@echo 'bench: figures in bench.json'
@@ -129,6 +133,7 @@ help:
 	@echo 'make check     build, then run the test suite in a QEMU guest'
 	@echo 'make check-all build and test on every Debian release'"'"'s own kernel'
 	@echo 'make check-debug  the suite, fuzz and stress on a KASAN/lockdep/kmemleak kernel'
+	@echo 'make mutants   run the module'"'"'s suites on each mutant of lwnfs.c in tests/mutants'
 	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck'
 	@echo 'make fuzz      our seeded syscall fuzzer, then trinity, on an lwnfs mount'
 	@echo 'make stress    readers, writers, mounts and reloads at once, then checks'

@@ -18,6 +18,9 @@ LWNFS_GUEST_CPUS=${LWNFS_GUEST_CPUS:-2}
 LWNFS_SUITE_TIMEOUT=${LWNFS_SUITE_TIMEOUT:-3600}
 LWNFS_ROW_TIMEOUT=${LWNFS_ROW_TIMEOUT:-1800}
 LWNFS_TOOL_TIMEOUT=${LWNFS_TOOL_TIMEOUT:-1800}
+# What in a guest's kernel log fails a run (case matters: "VFS: Warning:
+# ... old stat() call" is no kernel bug).
+LWNFS_KERNEL_BAD='BUG|WARNING|Oops|[Ll]eak|still in use|Busy inodes|Call Trace|UBSAN|general protection'
 # Hours between two checks for a newer kernel in a root's archive.
 LWNFS_ROOT_CHECK=${LWNFS_ROOT_CHECK:-12}
 

@@ -93,8 +93,6 @@ if kvm_runs; then
 	accel=(-accel kvm -cpu host) accel_name=kvm
 fi
 
-# Case matters: "VFS: Warning: ... old stat() call" is no kernel bug.
-bad='BUG|WARNING|Oops|[Ll]eak|still in use|Busy inodes|Call Trace|UBSAN|general protection'
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 printf '%s\n' "$cwd" >"$results/cwd"
@@ -136,7 +134,7 @@ if [ ! -s "$results/rc" ]; then
 	echo "vm: the guest did not finish (crash or ${timeout}s timeout); serial log:" >&2
 	# From just before the first report, whose head names the bug; else
 	# the tail.
-	first=$(grep -n -m 1 -E "$bad" "$results/serial.log" 2>/dev/null | cut -d: -f1 || true)
+	first=$(grep -n -m 1 -E "$LWNFS_KERNEL_BAD" "$results/serial.log" 2>/dev/null | cut -d: -f1 || true)
 	if [ -n "$first" ]; then
 		first=$((first > 10 ? first - 10 : 1))
 		sed -n "$first,$((first + 90))p" "$results/serial.log"
@@ -145,7 +143,7 @@ if [ ! -s "$results/rc" ]; then
 	fi >&2
 	exit 125
 fi
-if grep -E "$bad" "$results/dmesg" >"$results/bad"; then
+if grep -E "$LWNFS_KERNEL_BAD" "$results/dmesg" >"$results/bad"; then
 	echo "vm: the kernel log of the run has problems:" >&2
 	cat "$results/bad" >&2
 	exit 124

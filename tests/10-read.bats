@@ -62,6 +62,14 @@ teardown() {
 	[ "$(cat "$C")" = 0 ]
 }
 
+@test "a read of 0 bytes returns 0 and takes no value" {
+	echo 7 >"$C"
+	run perl -e 'open(my $fh, "<", $ARGV[0]) or die "$!\n";
+		print sysread($fh, my $buf, 0) // "error $!", "\n"' "$C"
+	[ "$output" = 0 ]
+	[ "$(cat "$C")" = 7 ]
+}
+
 @test "pread at 0 on one open file takes the next value each time" {
 	run "$READER" -n 5 "$C"
 	[ "$output" = "0

@@ -109,6 +109,15 @@ reject() {
 	reject '7' EINVAL 100
 }
 
+@test "a write from an address not mapped: EFAULT, value kept" {
+	run perl -e 'use Errno; require "syscall.ph";
+		sysopen(my $fh, $ARGV[0], 1) or die "$!\n";
+		syscall(&SYS_write, fileno($fh), 0, 3) == -1 or die "written\n";
+		print((grep { $!{$_} } keys %!), "\n")' "$C"
+	[ "$output" = EFAULT ]
+	[ "$(cat "$C")" = 555 ]
+}
+
 @test "a second write on the same open file is refused" {
 	exec 7>"$C"
 	echo 7 >&7

@@ -43,6 +43,9 @@ opts() {
 	mount -t lwnfs -o mode=1777 lwnfs "$MNT"
 	[ "$(stat -c %a "$MNT")" = 1777 ]
 	[[ $(opts "$MNT") == *,mode=1777* ]]
+	# The rest of the fixed tree keeps its own type and mode.
+	run stat -c '%a %F' "$C" "$MNT/subdir" "$MNT/subdir/subcounter"
+	[ "${lines[*]}" = "644 regular empty file 755 directory 644 regular empty file" ]
 }
 
 @test "max_counters= is shown and bounds user-made entries" {
@@ -74,6 +77,9 @@ opts() {
 	[[ $(opts "$MNT") == *,uid=7* ]]
 	mount -t lwnfs lwnfs /tmp/lwnfs3	# no options: nothing changes
 	[ "$(stat -c %u "$MNT/counter")" = 7 ]
+	[[ $(opts "$MNT") == *,uid=7* ]]
+	touch "$MNT/made"	# owned as the options in force say
+	[ "$(stat -c %u "$MNT/made")" = 7 ]
 }
 
 @test "chown and chmod stay through mounts and remounts without uid=, gid=, mode=" {
@@ -103,12 +109,14 @@ opts() {
 @test "an unknown or malformed option fails with EINVAL, naming it" {
 	# busybox passes the options to mount(2) as they are; util-linux 2.39+
 	# parses uid= and gid= itself and would refuse uid=abc before lwnfs.
-	for o in bogus uid=abc gid=-1 mode=8888 mode=17777 max_counters=-1 max_counters=x; do
+	# 4294967295 is (uid_t)-1, no uid at all: a u32, but not a valid one.
+	for o in bogus uid=abc gid=-1 uid=4294967295 gid=4294967295 mode=8888 mode=17777 max_counters=-1 max_counters=x; do
 		run busybox mount -t lwnfs -o "$o" lwnfs "$MNT"
 		echo "$o: $output"
 		[ "$status" -ne 0 ]
 		[[ $output == *"Invalid argument"* ]]
-		dmesg | tail -n 1 | grep -q "lwnfs: .*'${o%%=*}'"
+		# 6.11+ parses uid= and gid= itself: "Invalid uid '4294967295'".
+		dmesg | tail -n 1 | grep -q -E "lwnfs: .*('${o%%=*}'|Invalid ${o%%=*} )"
 		run ! grep -q " $MNT lwnfs " /proc/mounts
 	done
 }

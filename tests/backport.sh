@@ -10,7 +10,10 @@
 #     a distribution backport would: the build must succeed, warning-free,
 #     with conftest.sh's IOP_CREATE_NO_EXCL found and the rest unchanged;
 #  2. with the version saying 4.19: the build must stop with the one line
-#     that names the oldest supported kernel.
+#     that names the oldest supported kernel;
+# and once with a compiler that dies on one probe, as one killed when out
+# of memory does: the build must stop, naming the probe, and not take the
+# old form for the missing answer.
 # Prints "backport: ok" lines; exits non-zero on a failure.
 set -euo pipefail
 
@@ -78,3 +81,23 @@ grep -q 'lwnfs: error: Linux 5.10 or later is needed' "$work/old/build.log" ||
 [ "$(grep -c -i 'error' "$work/old/build.log")" -le 3 ] ||
 	{ cat "$work/old/build.log" >&2; fail "more errors than the one line (and make's own)"; }
 echo "backport: ok: headers saying 4.19 stop the build with: $(grep 'lwnfs: error' "$work/old/build.log")"
+
+# 3. A compiler killed on one probe: no guess, the build stops.
+kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\{0,1\}\([^ ]*\) .*/\1/p' "$kdir/include/config/auto.conf")
+cat >"$work/cc" <<EOF
+#!/bin/bash
+case " \$* " in
+*/IOP_CREATE_NO_EXCL.c\ *)
+	echo "gcc: fatal error: Killed signal terminated program cc1" >&2
+	exit 1 ;;
+esac
+exec $kcc "\$@"
+EOF
+chmod +x "$work/cc"
+mkdir -p "$work/killed"
+cp Kbuild conftest.sh lwnfs.c lwnfs.h "$work/killed/"
+! make --no-print-directory -C "$kdir" M="$work/killed" CC="$work/cc" modules >"$work/killed.log" 2>&1 ||
+	fail "the build with a compiler killed on a probe succeeded"
+grep -q 'lwnfs: error: the compiler failed on probe IOP_CREATE_NO_EXCL' "$work/killed.log" ||
+	{ cat "$work/killed.log" >&2; fail "no line naming the probe the compiler died on"; }
+echo "backport: ok: a compiler killed on a probe stops the build: $(grep 'lwnfs: error' "$work/killed.log")"

@@ -46,6 +46,20 @@ wr() {
 	' "$@"
 }
 
+# exchange A B: swap A and B with renameat2(RENAME_EXCHANGE); print "ok"
+# or the errno name.  perl's syscall.ph has the number for this machine.
+exchange() {
+	perl -e '
+		use Errno;
+		require "syscall.ph";
+		my ($from, $to) = @ARGV;
+		my ($at_fdcwd, $rename_exchange) = (-100, 2);
+		if (syscall(&SYS_renameat2, $at_fdcwd, $from, $at_fdcwd, $to,
+			    $rename_exchange) == 0) { print "ok\n"; exit 0 }
+		print((grep { $!{$_} } keys %!), "\n");
+	' "$@"
+}
+
 # value FILE: take one value (and so advance the counter).
 value() {
 	cat "$1"

@@ -1,0 +1,79 @@
+#!/usr/bin/perl
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: harness/mutant.pl LIST
+#        harness/mutant.pl LIST NAME SOURCE
+#
+# Read the list of mutants LIST (tests/mutants, whose head gives its form).
+# With only LIST, check it and print one line per mutant: its name, the
+# bats file to run first, and why it is equivalent (empty when it is
+# not), separated by tabs.  With NAME and SOURCE,
+# print SOURCE with mutant NAME applied.  Exits non-zero with a one-line
+# message when the list is malformed or a mutant's lines are not in
+# SOURCE exactly once.
+use strict;
+use warnings;
+
+my ($list, $name, $source) = @ARGV;
+die "usage: mutant.pl LIST [NAME SOURCE]\n" unless defined $list && @ARGV != 2;
+
+# name => { first => FILE, equivalent => REASON, hunks => [ [FROM, TO], ... ] }
+my (%mutants, @order, $cur, $side);
+open(my $fh, '<', $list) or die "mutant.pl: $list: $!\n";
+while (my $line = <$fh>) {
+	chomp $line;
+	my $where = "$list:$.";
+	if ($line =~ /^([-+])(.*)$/ && $cur) {
+		my ($sign, $text) = ($1, $2);
+		# A "-" after a "+" starts the next hunk.
+		push @{$cur->{hunks}}, [undef, undef] if $sign eq '-' && $side ne '-';
+		die "mutant.pl: $where: \"+\" before any \"-\"\n" unless @{$cur->{hunks}};
+		my $h = $cur->{hunks}[-1];
+		my $i = $sign eq '-' ? 0 : 1;
+		$h->[$i] = defined $h->[$i] ? "$h->[$i]\n$text" : $text;
+		$side = $sign;
+	} elsif ($line =~ /^equivalent: (.+)$/ && $cur && !@{$cur->{hunks}}) {
+		$cur->{equivalent} = $1;
+	} elsif ($line =~ /^first: (\S+)$/ && $cur && !@{$cur->{hunks}}) {
+		die "mutant.pl: $where: no file $1\n" unless -f $1;
+		$cur->{first} = $1;
+	} elsif ($line eq '') {
+		$cur = undef;
+	} elsif ($line =~ /^#/ && !$cur) {
+		next;
+	} elsif ($line =~ /^([a-z0-9][a-z0-9-]*): \S/ && !$cur) {
+		die "mutant.pl: $where: $1 is listed twice\n" if $mutants{$1};
+		$cur = $mutants{$1} = { first => '', equivalent => '', hunks => [] };
+		push @order, $1;
+		$side = '';
+	} else {
+		die "mutant.pl: $where: cannot read \"$line\"\n";
+	}
+}
+close $fh;
+for my $n (@order) {
+	die "mutant.pl: $n changes nothing\n" unless @{$mutants{$n}{hunks}};
+	die "mutant.pl: $n has no \"first:\" line\n" unless $mutants{$n}{first};
+	for my $h (@{$mutants{$n}{hunks}}) {
+		die "mutant.pl: $n: a hunk without \"+\" lines\n" unless defined $h->[1];
+	}
+}
+
+if (!defined $name) {
+	print "$_\t$mutants{$_}{first}\t$mutants{$_}{equivalent}\n" for @order;
+	exit 0;
+}
+
+my $m = $mutants{$name} or die "mutant.pl: no mutant $name in $list\n";
+open($fh, '<', $source) or die "mutant.pl: $source: $!\n";
+my $text = do { local $/; <$fh> };
+close $fh;
+for my $h (@{$m->{hunks}}) {
+	my ($from, $to) = @$h;
+	my $at = index($text, $from);
+	die "mutant.pl: $name: its \"-\" lines are not in $source\n" if $at < 0;
+	die "mutant.pl: $name: its \"-\" lines are in $source more than once\n"
+		if index($text, $from, $at + 1) >= 0;
+	substr($text, $at, length $from) = $to;
+}
+print $text;
