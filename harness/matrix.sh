@@ -4,7 +4,8 @@
 # Usage: harness/matrix.sh [-i "ROW..."] [ROW...]
 #
 # make check-all: for each matrix row (default: $KERNELS, else all of
-# bullseye bookworm trixie trixie-rt sid next), make or refresh the
+# bullseye bookworm trixie trixie-rt sid next bookworm-i386 bookworm-arm64
+# bookworm-armhf trixie-arm64), make or refresh the
 # release's root (root.sh), build lwnfs W=1 in it with its own compiler
 # (root-build.sh), check what conftest.sh found in its headers against
 # tests/conftest.expected, boot its own kernel on that root in QEMU and run
@@ -20,7 +21,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-all="bullseye bookworm trixie trixie-rt sid next"
+all="bullseye bookworm trixie trixie-rt sid next bookworm-i386 bookworm-arm64 bookworm-armhf trixie-arm64"
 install_rows=all
 while getopts i: opt; do
 	case $opt in
@@ -38,6 +39,7 @@ fi
 logs=$LWNFS_CACHE/matrix-logs
 mkdir -p "$logs"
 harness/deps.sh
+case " $* " in *-arm*) harness/deps.sh foreign ;; esac
 # One lwnfs-dkms package (Architecture: all) for every release's suite.
 make --no-print-directory deb >"$logs/deb.log" 2>&1 || {
 	cat "$logs/deb.log" >&2
