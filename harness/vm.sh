@@ -112,7 +112,7 @@ x86_64)
 	fi ;;
 aarch64)
 	machine=(qemu-system-aarch64 -M virt) console=ttyAMA0
-	accel=(-accel tcg -cpu max,pauth-impdef=on) accel_name=tcg ;;
+	accel=(-accel tcg -cpu "max,pauth-impdef=on") accel_name=tcg ;;
 arm)
 	# armmp-lpae needs LPAE: a Cortex-A15.
 	machine=(qemu-system-arm -M virt) console=ttyAMA0
