@@ -152,10 +152,10 @@ fi
 # by harness/deps.sh foreign); arch-test, which mmdebstrap uses too, says
 # whether this host can run ARCH's.
 can_run() {
-	command -v arch-test >/dev/null && arch-test "$arch" >/dev/null 2>&1 || {
+	if ! command -v arch-test >/dev/null || ! arch-test "$arch" >/dev/null 2>&1; then
 		echo "root: $name: this host cannot run $arch programs (run harness/deps.sh foreign)" >&2
 		exit 1
-	}
+	fi
 }
 
 make_root() {
