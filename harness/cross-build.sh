@@ -13,6 +13,11 @@
 # for conftest-check.sh).  The build's output goes to stdout; the exit
 # status is make's, or 1 when lwnfs.ko calls a 64-bit division helper of
 # libgcc, which no 32-bit kernel exports (the module would not load).
+# The code is what the native compiler makes, with one exception:
+# bookworm's cross gcc-12 (12.2.0-14cross1) lacks the AArch64
+# stack-protector fix of its native 12.2.0-14+deb12u1 (CVE-2023-4039),
+# so bookworm-arm64's frames are laid out the old way (same warnings,
+# probes and symbols).
 set -euo pipefail
 
 row=${1:?usage: cross-build.sh ROW}
