@@ -16,7 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 packages=(make gcc libc6-dev kmod cpio gzip xz-utils busybox-static bats
 	perl-base util-linux qemu-system-x86 linux-image-amd64 linux-headers-amd64
 	dkms openssl debhelper dh-dkms dpkg-dev mandoc groff-base lintian
-	mmdebstrap git)
+	mmdebstrap arch-test git)
 
 missing() {
 	local p
@@ -53,7 +53,7 @@ if [ "${1:-}" = debug ]; then
 		"linux-source-$(lwnfs_series "$release")")
 fi
 if [ "${1:-}" = foreign ]; then
-	extra+=(qemu-system-arm qemu-user-static binfmt-support arch-test)
+	extra+=(qemu-system-arm qemu-user-static binfmt-support)
 fi
 mapfile -t need < <(missing "${extra[@]}")
 install "${need[@]}"

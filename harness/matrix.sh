@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/matrix.sh [-i "ROW..."] [ROW...]
+# Usage: harness/matrix.sh [-i "ROW..."] [-b "ROW..."] [ROW...]
 #
 # make check-all: for each matrix row (default: $KERNELS, else all of
 # bullseye bookworm trixie trixie-rt sid next bookworm-i386 bookworm-arm64
@@ -12,7 +12,10 @@
 # the bats suites there (vm.sh -r): the module's suites (tests/*.bats) on
 # every row, the installation suites (tests/install/: make install, the
 # lwnfs-dkms package built once on the host, make dkms-install) on every
-# row, or with -i only on the rows named (-i '': on none).  Prints one
+# row, or with -i only on the rows named (-i '': on none).  With -b, the
+# ARM rows named are only built, cross-compiled with no emulation
+# (harness/cross-build.sh: W=1, probes, no 64-bit division helper), and
+# not booted: their row says "built, not booted".  Prints one
 # table row per kernel and a closing "N passed, N failed, N skipped" line;
 # exits non-zero when any test fails, a build fails or warns, a probe
 # differs, or a kernel cannot be fetched or booted.  A row whose kernel does not exist (next,
@@ -22,11 +25,12 @@ set -euo pipefail
 
 cd "$(dirname "$0")/.."
 all="bullseye bookworm trixie trixie-rt sid next bookworm-i386 bookworm-arm64 bookworm-armhf trixie-arm64"
-install_rows=all
-while getopts i: opt; do
+install_rows=all build_rows=()
+while getopts i:b: opt; do
 	case $opt in
 	i) install_rows=" $OPTARG " ;;
-	*) echo "usage: matrix.sh [-i \"ROW...\"] [ROW...]" >&2; exit 2 ;;
+	b) read -r -a build_rows <<<"$OPTARG" ;;
+	*) echo "usage: matrix.sh [-i \"ROW...\"] [-b \"ROW...\"] [ROW...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -125,8 +129,32 @@ test_kernel() {
 	row "$name" "$release" "$cc" "$what" "$p" "$f" "$s" $((SECONDS - start)) "$result"
 }
 
+# build_kernel NAME: one row for the cross build of matrix row NAME.
+build_kernel() {
+	local name=$1 start=$SECONDS release cc rc=0 log=$logs/$1-cross.log
+	echo "matrix: $name: cross build" >&2
+	harness/cross-build.sh "$name" >"$log" 2>&1 || rc=$?
+	# "cross-build: ROW: RELEASE with COMPILER in ROOT"
+	read -r release cc < <(sed -n "s/^cross-build: $name: \([^ ]*\) with \([^ ]*\) in .*/\1 \2/p" "$log")
+	if [ "$rc" != 0 ] || [ -z "${release:-}" ]; then
+		tail -n 30 "$log" >&2
+		row "$name" "${release:--}" "${cc:--}" build 0 1 0 $((SECONDS - start)) "build failed"
+	elif grep -E 'warning:' "$log" >&2; then
+		row "$name" "$release" "$cc" build 0 1 0 $((SECONDS - start)) "W=1 warnings"
+	elif ! harness/conftest-check.sh "$name" \
+		"$LWNFS_CACHE/roots/${name%%-*}-cross/srv/lwnfs-$name/conftest.h" >>"$log" 2>&1; then
+		cat "$log" >&2
+		row "$name" "$release" "$cc" build 0 1 0 $((SECONDS - start)) "probes differ from tests/conftest.expected"
+	else
+		row "$name" "$release" "$cc" build 0 0 0 $((SECONDS - start)) "built, not booted"
+	fi
+}
+
 for name in "$@"; do
 	test_kernel "$name"
+done
+for name in "${build_rows[@]}"; do
+	build_kernel "$name"
 done
 
 echo
