@@ -30,8 +30,13 @@ if [ -n "${KERNELS:-}" ]; then
 	row=$KERNELS
 	[[ $row =~ ^[a-z0-9-]+$ ]] || { echo "run-guest: KERNELS names one row here, not '$KERNELS'" >&2; exit 2; }
 	case $row in *-arm*) harness/deps.sh foreign ;; esac
+	[ -z "${KERNELRELEASE:-}" ] || { echo "run-guest: KERNELS=ROW boots that row's kernel: leave KERNELRELEASE out" >&2; exit 2; }
 	root=$(harness/root.sh "$row")
 	boots=("$root"/boot/vmlinuz-*)
+	if [ "${#boots[@]}" != 1 ] || [ ! -r "${boots[0]}" ]; then
+		echo "run-guest: not exactly one kernel in $root/boot" >&2
+		exit 1
+	fi
 	release=${boots[0]#"$root"/boot/vmlinuz-}
 	log=$(mktemp)
 	trap 'rm -f "$log"' EXIT

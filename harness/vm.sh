@@ -76,7 +76,10 @@ fi
 # kernel, a root's, or one built here, which is x86-64).
 config=$(dirname "$kernel")/config-$release
 arch=x86_64
-if [ -r "$config" ]; then
+if [ -n "$root" ] && [ ! -r "$config" ]; then
+	echo "vm: cannot read $config (which machine does the kernel need?)" >&2
+	exit 1
+elif [ -r "$config" ]; then
 	if grep -q '^CONFIG_ARM64=y' "$config"; then
 		arch=aarch64
 	elif grep -q '^CONFIG_ARM=y' "$config"; then
