@@ -22,7 +22,8 @@ set -euo pipefail
 
 row=${1:?usage: cross-build.sh ROW}
 here=$(cd "$(dirname "$0")" && pwd)
-src=$(dirname "$here")
+# shellcheck source=harness/settings.sh
+. "$here/settings.sh"
 dest=/srv/lwnfs-$row
 
 # Each row: its cross root, the ARCH:FLAVOUR the root knows it by, and the
@@ -52,13 +53,7 @@ if [ -z "$gcc" ] || [ ! -x "$root/usr/bin/$prefix$gcc" ]; then
 fi
 echo "cross-build: $row: $release with $prefix$gcc in $root" >&2
 
-# A fresh copy of the tracked and new files, none of the host's objects.
-rm -rf --one-file-system "${root:?}$dest"
-mkdir -p "$root$dest"
-cd "$src"
-git ls-files -z --cached --others --exclude-standard |
-	xargs -0 cp --parents -t "$root$dest" 2>/dev/null || true
-[ -f "$root$dest/lwnfs.c" ] || { echo "cross-build: copying the tree to $root$dest failed" >&2; exit 1; }
+lwnfs_copy_tree "$root" "$dest"
 
 # objtool (7.x) reads /proc; kbuild writes to /dev/null (root.sh's roots have it).
 mount -t proc proc "$root/proc"
