@@ -3,7 +3,8 @@
 #
 # Usage: harness/initramfs.sh RELEASE OUTPUT [MODROOT]
 # Build a busybox initramfs for kernel RELEASE that loads the virtio, 9p and
-# overlay modules (from MODROOT/lib/modules, default /) and mounts the root
+# overlay modules (from MODROOT/lib/modules, default /; MODROOT's busybox
+# when it has one) and mounts the root
 # vm.sh shares read-only over 9p (the host's, or a Debian root made by
 # root.sh) under a tmpfs overlay as the guest's root.
 set -euo pipefail
@@ -15,7 +16,11 @@ moddir=$modroot/lib/modules/$release
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work"/{bin,dev,proc,sys,lib/modules,lower,scratch,newroot}
-cp /bin/busybox "$work/bin/busybox"
+# A root's own busybox (busybox-static of its architecture: an i386 or
+# ARM kernel runs no x86-64 program), else the host's.
+busybox=/bin/busybox
+[ ! -x "$modroot/bin/busybox" ] || busybox=$modroot/bin/busybox
+cp "$busybox" "$work/bin/busybox"
 
 # Module files in load order, uncompressed so busybox insmod takes them.
 [ -f "$moddir/modules.dep" ] || depmod -b "$modroot" "$release"

@@ -1,17 +1,21 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/matrix.sh [-i "ROW..."] [ROW...]
+# Usage: harness/matrix.sh [-i "ROW..."] [-b "ROW..."] [ROW...]
 #
 # make check-all: for each matrix row (default: $KERNELS, else all of
-# bullseye bookworm trixie trixie-rt sid next), make or refresh the
+# bullseye bookworm trixie trixie-rt sid next bookworm-i386 bookworm-arm64
+# bookworm-armhf trixie-arm64), make or refresh the
 # release's root (root.sh), build lwnfs W=1 in it with its own compiler
 # (root-build.sh), check what conftest.sh found in its headers against
 # tests/conftest.expected, boot its own kernel on that root in QEMU and run
 # the bats suites there (vm.sh -r): the module's suites (tests/*.bats) on
 # every row, the installation suites (tests/install/: make install, the
 # lwnfs-dkms package built once on the host, make dkms-install) on every
-# row, or with -i only on the rows named (-i '': on none).  Prints one
+# row, or with -i only on the rows named (-i '': on none).  With -b, the
+# ARM rows named are only built, cross-compiled with no emulation
+# (harness/cross-build.sh: W=1, probes, no 64-bit division helper), and
+# not booted: their row says "built, not booted".  Prints one
 # table row per kernel and a closing "N passed, N failed, N skipped" line;
 # exits non-zero when any test fails, a build fails or warns, a probe
 # differs, or a kernel cannot be fetched or booted.  A row whose kernel does not exist (next,
@@ -20,24 +24,32 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-all="bullseye bookworm trixie trixie-rt sid next"
-install_rows=all
-while getopts i: opt; do
+all="bullseye bookworm trixie trixie-rt sid next bookworm-i386 bookworm-arm64 bookworm-armhf trixie-arm64"
+install_rows=all build_rows=()
+while getopts i:b: opt; do
 	case $opt in
 	i) install_rows=" $OPTARG " ;;
-	*) echo "usage: matrix.sh [-i \"ROW...\"] [ROW...]" >&2; exit 2 ;;
+	b) read -r -a build_rows <<<"$OPTARG" ;;
+	*) echo "usage: matrix.sh [-i \"ROW...\"] [-b \"ROW...\"] [ROW...]" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 if [ $# = 0 ]; then
 	read -r -a names <<<"${KERNELS:-$all}"
-	set -- "${names[@]}"
+	set --
+	for name in "${names[@]}"; do	# a row built only is not booted too
+		[[ " ${build_rows[*]} " == *" $name "* ]] || set -- "$@" "$name"
+	done
 fi
 # shellcheck source=harness/settings.sh
 . harness/settings.sh
 logs=$LWNFS_CACHE/matrix-logs
 mkdir -p "$logs"
 harness/deps.sh
+case " $* " in *-arm*)
+	harness/deps.sh foreign ||
+		echo "matrix: this host cannot run ARM programs; the ARM rows fail" >&2 ;;
+esac
 # One lwnfs-dkms package (Architecture: all) for every release's suite.
 make --no-print-directory deb >"$logs/deb.log" 2>&1 || {
 	cat "$logs/deb.log" >&2
@@ -82,7 +94,7 @@ test_kernel() {
 	fi
 	release=${boots[0]#"$root"/boot/vmlinuz-}
 	cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$root/boot/config-$release")
-	cc=${cc#x86_64-linux-gnu-}
+	cc=${cc#*-linux-gnu*-}	# x86_64-linux-gnu-gcc-14, aarch64-linux-gnu-gcc-14
 	times="root $((SECONDS - phase)) s" phase=$SECONDS
 
 	echo "matrix: $name: build for $release with $cc" >&2
@@ -123,8 +135,35 @@ test_kernel() {
 	row "$name" "$release" "$cc" "$what" "$p" "$f" "$s" $((SECONDS - start)) "$result"
 }
 
+# build_kernel NAME: one row for the cross build of matrix row NAME.
+build_kernel() {
+	local name=$1 start=$SECONDS rc=0 log=$logs/$1-cross.log line release cc root
+	echo "matrix: $name: cross build" >&2
+	# make's output to the log, whose warnings fail the row; the cross
+	# root's making and cross-build.sh's own lines to another.
+	harness/cross-build.sh "$name" >"$log" 2>"$logs/$name-cross-root.log" || rc=$?
+	# "cross-build: ROW: RELEASE with COMPILER in ROOT"
+	line=$(sed -n "s/^cross-build: $name: \([^ ]*\) with \([^ ]*\) in \(.*\)/\1 \2 \3/p" \
+		"$logs/$name-cross-root.log")
+	read -r release cc root <<<"${line:-- - -}"
+	if [ "$rc" != 0 ] || [ "$root" = - ]; then
+		tail -n 30 "$logs/$name-cross-root.log" "$log" >&2
+		row "$name" "$release" "$cc" build 0 1 0 $((SECONDS - start)) "build failed"
+	elif grep -E 'warning:' "$log" >&2; then
+		row "$name" "$release" "$cc" build 0 1 0 $((SECONDS - start)) "W=1 warnings"
+	elif ! harness/conftest-check.sh "$name" "$root/srv/lwnfs-$name/conftest.h" >>"$log" 2>&1; then
+		cat "$log" >&2
+		row "$name" "$release" "$cc" build 0 1 0 $((SECONDS - start)) "probes differ from tests/conftest.expected"
+	else
+		row "$name" "$release" "$cc" build 0 0 0 $((SECONDS - start)) "built, not booted"
+	fi
+}
+
 for name in "$@"; do
 	test_kernel "$name"
+done
+for name in "${build_rows[@]}"; do
+	build_kernel "$name"
 done
 
 echo

@@ -12,20 +12,15 @@
 set -euo pipefail
 
 root=${1:?usage: root-build.sh ROOT RELEASE} release=${2:?usage: root-build.sh ROOT RELEASE}
-src=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=harness/settings.sh
+. "$(dirname "$0")/settings.sh"
 dest=/srv/lwnfs
 chroot "$root" test -d "/lib/modules/$release/build" || {
 	echo "root-build: no headers for $release in $root" >&2
 	exit 1
 }
 
-# A fresh copy of the tracked and new files, none of the host's objects.
-rm -rf --one-file-system "${root:?}$dest"
-mkdir -p "$root$dest"
-cd "$src"
-git ls-files -z --cached --others --exclude-standard |
-	xargs -0 cp --parents -t "$root$dest" 2>/dev/null || true
-[ -f "$root$dest/lwnfs.c" ] || { echo "root-build: copying the tree to $root$dest failed" >&2; exit 1; }
+lwnfs_copy_tree "$root" "$dest"
 
 # objtool (7.x) reads /proc; kbuild writes to /dev/null (root.sh's roots have it).
 mount -t proc proc "$root/proc"

@@ -4,9 +4,18 @@
 # Usage: harness/root.sh NAME
 #
 # Make, or refresh, the Debian root of matrix entry NAME (bullseye,
-# bookworm, trixie, trixie-rt, sid, next) under $LWNFS_CACHE/roots/NAME
-# (default /var/cache/lwnfs): that release's userland, compiler, kernel
-# image and headers, bats and dkms, from Debian's archive with mmdebstrap.
+# bookworm, trixie, trixie-rt, sid, next; and for other architectures
+# bookworm-i386, bookworm-arm64, bookworm-armhf, trixie-arm64) under
+# $LWNFS_CACHE/roots/NAME (default /var/cache/lwnfs): that release's
+# userland, compiler, kernel image and headers, bats and dkms, from
+# Debian's archive with mmdebstrap, for the row's architecture.  An
+# arm64 or armhf root runs its programs under qemu-user (binfmt_misc,
+# packages qemu-user-static, binfmt-support and arch-test).
+# bookworm-cross and trixie-cross are amd64 roots for cross-build.sh, no
+# emulation: make, Debian's cross compilers of the release's gcc and the
+# headers of the kernel each foreign row of that release would get
+# (bookworm-arm64, bookworm-armhf, bookworm-i386; trixie-arm64), put in
+# by cross-headers.sh; no kernel image.
 # Prints the root's path.  "next" is a sid root whose kernel is the newest
 # in experimental (a release candidate) when that is newer than sid's;
 # when it is not, root.sh says so and exits 3, which the matrix counts as
@@ -19,11 +28,15 @@
 # experimental, or one in sid as new as its own).  The check runs at most
 # once every $LWNFS_ROOT_CHECK hours (default 12; 0 checks every time);
 # when the archive cannot be reached the root stays as it is, with a note.
-# Packages are downloaded once into $LWNFS_CACHE/debs and shared by the
-# roots; one root.sh at a time makes a given root.
+# (A cross root: when a newer linux-headers-<flavour> of any of its
+# foreign rows is in the archive.)
+# Packages are downloaded once into $LWNFS_CACHE/debs (debs-ARCH for
+# i386, arm64, armhf, debs-cross for the cross roots) and shared by the
+# roots of that architecture; one root.sh at a time makes a given root.
 set -euo pipefail
 
 name=${1:?usage: root.sh NAME}
+here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=harness/settings.sh
 . "$(dirname "$0")/settings.sh"
 cache=$LWNFS_CACHE
@@ -32,14 +45,35 @@ root=$roots/$name
 debs=$cache/debs
 check_hours=$LWNFS_ROOT_CHECK
 
-suite=${name%-rt}
-flavour=amd64
-[ "$name" = "$suite" ] || flavour=rt-amd64
-[ "$suite" != next ] || suite=sid
+# Each row: its Debian suite, its architecture (dpkg's name) and the
+# flavour of its linux-image-<flavour> and linux-headers-<flavour>.
+# A cross root: the gcc version of its suite, and ARCH:FLAVOUR of each
+# foreign row it builds for.
+suite=$name arch=amd64 flavour=amd64 gcc='' foreign=''
 case $name in
-bullseye | bookworm | trixie | trixie-rt | sid | next) ;;
-*) echo "root: unknown release '$name' (bullseye bookworm trixie trixie-rt sid next)" >&2; exit 2 ;;
+bullseye | bookworm | trixie | sid) ;;
+trixie-rt) suite=trixie flavour=rt-amd64 ;;
+next) suite=sid ;;
+# 32-bit x86: runs on this host's CPU, no emulation.
+bookworm-i386) suite=bookworm arch=i386 flavour=686-pae ;;
+# Foreign architectures: mmdebstrap runs the root's maintainer scripts
+# (and root-build.sh its compiler) under qemu-user through binfmt_misc.
+bookworm-arm64 | trixie-arm64) suite=${name%-arm64} arch=arm64 flavour=arm64 ;;
+bookworm-armhf) suite=bookworm arch=armhf flavour=armmp-lpae ;;
+# amd64 roots with cross compilers and foreign headers (cross-build.sh).
+bookworm-cross) suite=bookworm gcc=12 foreign="arm64:arm64 armhf:armmp-lpae i386:686-pae" ;;
+trixie-cross) suite=trixie gcc=14 foreign=arm64:arm64 ;;
+*)
+	echo "root: unknown row '$name' (bullseye bookworm trixie trixie-rt sid next" \
+		"bookworm-i386 bookworm-arm64 bookworm-armhf trixie-arm64" \
+		"bookworm-cross trixie-cross)" >&2
+	exit 2 ;;
 esac
+# One package cache per architecture (amd64's keeps its old place): each
+# root copies the whole cache in, and a foreign one would only weigh.
+[ "$arch" = amd64 ] || debs=$debs-$arch
+# The cross compilers are of no use to the matrix's amd64 roots.
+[ -z "$foreign" ] || debs=$debs-cross
 mkdir -p "$roots" "$debs"
 exec 9>"$root.lock"
 flock 9
@@ -51,10 +85,12 @@ installed() {
 	dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Version}' "$1" 2>/dev/null || true
 }
 
-# candidate [APT OPTIONS]: the version of linux-image-$flavour that apt in
-# the root would install now.
+# candidate PACKAGE [APT OPTIONS]: the version of PACKAGE that apt in the
+# root would install now.
 candidate() {
-	chroot "$root" apt-cache "$@" policy "linux-image-$flavour" |
+	local package=$1
+	shift
+	chroot "$root" apt-cache "$@" policy "$package" |
 		sed -n 's/^ *Candidate: //p'
 }
 
@@ -62,25 +98,60 @@ candidate() {
 # in the archive, 2 when the archive could not be asked.
 current() {
 	local have want
+	[ -z "$foreign" ] || { cross_current; return; }
 	have=$(installed "linux-image-$flavour")
 	[ -n "$have" ] || return 1
 	chroot "$root" apt-get -qq -o Acquire::Languages=none update >/dev/null 2>&1 || return 2
-	want=$(candidate)
+	want=$(candidate "linux-image-$flavour")
 	[ -n "$want" ] || return 2
 	# next: the newest in experimental, and nothing in sid as new.
 	if [ "$name" = next ] && [ "$want" = "$have" ]; then
-		want=$(candidate -o APT::Default-Release=experimental)
+		want=$(candidate "linux-image-$flavour" -o APT::Default-Release=experimental)
 	fi
 	[ "$have" = "$want" ] && return 0
 	log "kernel package $have installed, $want in the archive: remaking the root"
 	return 1
 }
 
+# The same for a cross root: the version of the headers it holds for each
+# foreign row (.lwnfs-headers, written by cross-headers.sh) against its
+# linux-headers-<flavour> in the archive.
+cross_current() {
+	local spec have want
+	chroot "$root" apt-get -qq -o Acquire::Languages=none update >/dev/null 2>&1 || return 2
+	for spec in $foreign; do
+		have=$(awk -v spec="$spec" '$1 == spec { print $3 }' "$root/.lwnfs-headers")
+		want=$(candidate "linux-headers-${spec#*:}:${spec%%:*}")
+		[ -n "$want" ] || return 2
+		[ "$have" != "$want" ] || continue
+		log "$spec: headers ${have:-none} in the root, $want in the archive: remaking the root"
+		return 1
+	done
+	return 0
+}
+
 # What each root holds; a root made from another list is remade.
-opts=() mirrors=()
+opts=() mirrors=() archs=$arch
 pkgs=gcc,make,libc6-dev,kmod,bats,perl,util-linux,mount,mawk,procps,openssl
 pkgs+=,busybox-static,xz-utils,zstd,dkms
 [ "$name" = next ] || pkgs+=,linux-image-$flavour,linux-headers-$flavour
+# A cross root: what kbuild runs, and per foreign architecture the cross
+# gcc and, for the test programs, its libc; the headers come after.
+if [ -n "$foreign" ]; then
+	pkgs=make,perl,bc,kmod
+	for spec in $foreign; do
+		case ${spec%%:*} in
+		arm64) triplet=aarch64-linux-gnu ;;
+		armhf) triplet=arm-linux-gnueabihf ;;
+		i386) triplet=i686-linux-gnu ;;
+		esac
+		pkgs+=,gcc-$gcc-$triplet,libc6-dev-${spec%%:*}-cross
+		archs+=,${spec%%:*}
+	done
+	# Before the hooks of make_root: the downloads go to $debs too.
+	# shellcheck disable=SC2016 # mmdebstrap's shell expands $1
+	opts+=(--customize-hook="$(printf %q "$here/cross-headers.sh")"' "$1" '"$foreign")
+fi
 case $suite in
 sid)
 	# The archive reachable here serves sid past its Valid-Until date.
@@ -96,6 +167,22 @@ bullseye)
 		"deb http://deb.debian.org/debian bullseye-updates main"
 		"deb http://deb.debian.org/debian-security bullseye-security main"
 		"deb http://deb.debian.org/debian bookworm main") ;;
+esac
+
+# What .lwnfs-packages says: a cross root is remade when its rows change too.
+record=$pkgs${foreign:+ headers:$foreign}
+
+# Under qemu-user the kernel package's mkinitramfs takes minutes (a few
+# hundred emulated processes), for an image the guest never uses: vm.sh
+# boots an initramfs of its own.  In an emulated root update-initramfs is
+# diverted to true before the kernel package comes.
+case $arch in
+amd64 | i386) ;;
+*)
+	# shellcheck disable=SC2016 # mmdebstrap's shell expands the hook
+	opts+=(--essential-hook='chroot "$1" dpkg-divert --quiet --local --rename \
+			--add /usr/sbin/update-initramfs &&
+		ln -s /bin/true "$1/usr/sbin/update-initramfs"') ;;
 esac
 
 # next: experimental (pinned at 1 by its Release file) as a second
@@ -117,16 +204,27 @@ if [ "$name" = next ]; then
 		fi')
 fi
 
+# Foreign binaries run through binfmt_misc and qemu-user-static (set up
+# by harness/deps.sh foreign); arch-test, which mmdebstrap uses too, says
+# whether this host can run ARCH's.
+can_run() {
+	if ! command -v arch-test >/dev/null || ! arch-test "$arch" >/dev/null 2>&1; then
+		echo "root: $name: this host cannot run $arch programs (run harness/deps.sh foreign)" >&2
+		exit 1
+	fi
+}
+
 make_root() {
 	command -v mmdebstrap >/dev/null || {
 		echo "root: mmdebstrap is missing (run harness/deps.sh)" >&2
 		exit 1
 	}
+	[ "$arch" = amd64 ] || can_run
 	log "making the root with mmdebstrap (about 2 minutes)"
 	rm -rf --one-file-system "$root.new"
 	# Downloads are kept in $debs, for the next root that needs them.
 	# shellcheck disable=SC2016 # mmdebstrap's shell expands the hooks
-	mmdebstrap --quiet --variant=apt --include="$pkgs" "${opts[@]}" \
+	mmdebstrap --quiet --variant=apt --architectures="$archs" --include="$pkgs" "${opts[@]}" \
 		--skip=download/empty --setup-hook='mkdir -p "$1"/var/cache/apt/archives' \
 		--setup-hook="sync-in $debs /var/cache/apt/archives" \
 		--customize-hook="sync-out /var/cache/apt/archives $debs" \
@@ -141,14 +239,14 @@ make_root() {
 		echo "root: $name: something is mounted in $root; not remaking it" >&2
 		exit 1
 	fi
-	echo "$pkgs" >"$root.new/.lwnfs-packages"
+	echo "$record" >"$root.new/.lwnfs-packages"
 	rm -rf --one-file-system "$root"
 	mv "$root.new" "$root"
 }
 
 if [ ! -e "$root/.lwnfs-checked" ]; then
 	make_root
-elif [ "$(cat "$root/.lwnfs-packages" 2>/dev/null)" != "$pkgs" ]; then
+elif [ "$(cat "$root/.lwnfs-packages" 2>/dev/null)" != "$record" ]; then
 	log "made from another package list: remaking the root"
 	make_root
 else
@@ -169,8 +267,9 @@ if [ -e "$root/.lwnfs-nothing-newer" ]; then
 	echo "root: next: experimental has no kernel newer than sid's $(cat "$root/.lwnfs-nothing-newer")" >&2
 	exit 3
 fi
-# Extracted module trees may lack modules.dep: the initramfs needs it.
-for dir in "$root"/lib/modules/*/; do
+# Extracted module trees may lack modules.dep: the initramfs needs it.  (A
+# cross root has no modules, only the headers' build links.)
+[ -n "$foreign" ] || for dir in "$root"/lib/modules/*/; do
 	[ -d "$dir" ] || continue
 	[ -f "$dir/modules.dep" ] || depmod -b "$root" "$(basename "$dir")"
 done

@@ -6,7 +6,10 @@
 # What make demo, vm, bench, fuzz and stress share: install what is
 # missing (harness/deps.sh DEPS), build lwnfs (and each make TARGET) for the
 # distro's kernel, or KERNELRELEASE, then run COMMAND in a guest booted on
-# it (harness/vm.sh, which takes the other options).
+# it (harness/vm.sh, which takes the other options).  With KERNELS set to
+# one matrix row (KERNELS=bookworm-arm64 make bench), the guest is that
+# row's root and kernel instead, lwnfs and the test programs built in the
+# root as the matrix builds them (harness/root.sh, harness/root-build.sh).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -15,6 +18,7 @@ while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	case $1 in
 	-b) targets+=("$2"); shift 2 ;;
 	-d) deps=("$2"); shift 2 ;;
+	-o) vmopts+=(-o "$(cd "$2" && pwd)"); shift 2 ;;
 	*) vmopts+=("$1"); shift ;;
 	esac
 done
@@ -22,6 +26,28 @@ done
 shift
 
 harness/deps.sh "${deps[@]}"
+if [ -n "${KERNELS:-}" ]; then
+	row=$KERNELS
+	[[ $row =~ ^[a-z0-9-]+$ ]] || { echo "run-guest: KERNELS names one row here, not '$KERNELS'" >&2; exit 2; }
+	case $row in *-arm*) harness/deps.sh foreign ;; esac
+	[ -z "${KERNELRELEASE:-}" ] || { echo "run-guest: KERNELS=ROW boots that row's kernel: leave KERNELRELEASE out" >&2; exit 2; }
+	root=$(harness/root.sh "$row")
+	boots=("$root"/boot/vmlinuz-*)
+	if [ "${#boots[@]}" != 1 ] || [ ! -r "${boots[0]}" ]; then
+		echo "run-guest: not exactly one kernel in $root/boot" >&2
+		exit 1
+	fi
+	release=${boots[0]#"$root"/boot/vmlinuz-}
+	log=$(mktemp)
+	trap 'rm -f "$log"' EXIT
+	harness/root-build.sh "$root" "$release" >"$log" 2>&1 || {
+		cat "$log" >&2
+		echo "run-guest: the build in $root failed" >&2
+		exit 1
+	}
+	cd "$root/srv/lwnfs"
+	exec harness/vm.sh -r "$root" -k "$release" "${vmopts[@]}" -- "$@"
+fi
 release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT

@@ -29,3 +29,18 @@ lwnfs_series() {
 	local major=${1%%.*} rest=${1#*.}
 	echo "$major.${rest%%[!0-9]*}"
 }
+
+# lwnfs_copy_tree ROOT DEST: a fresh copy of this tree's tracked and new
+# files at ROOT/DEST (for a build inside a root), none of the host's
+# objects; root-build.sh's and cross-build.sh's.
+lwnfs_copy_tree() {
+	local root=${1:?} dest=${2:?} src
+	src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	rm -rf --one-file-system "$root$dest"
+	mkdir -p "$root$dest"
+	if ! (cd "$src" && git ls-files -z --cached --others --exclude-standard |
+		xargs -0 cp --parents -t "$root$dest"); then
+		echo "${0##*/}: copying the tree to $root$dest failed" >&2
+		return 1
+	fi
+}

@@ -72,6 +72,21 @@ if [ ! -s "$initrd" ] || [ "$here/initramfs.sh" -nt "$initrd" ] ||
 	"$here/initramfs.sh" "$release" "$initrd" "$modroot"
 fi
 
+# The machine to emulate, from the kernel's own configuration (the host's
+# kernel, a root's, or one built here, which is x86-64).
+config=$(dirname "$kernel")/config-$release
+arch=x86_64
+if [ -n "$root" ] && [ ! -r "$config" ]; then
+	echo "vm: cannot read $config (which machine does the kernel need?)" >&2
+	exit 1
+elif [ -r "$config" ]; then
+	if grep -q '^CONFIG_ARM64=y' "$config"; then
+		arch=aarch64
+	elif grep -q '^CONFIG_ARM=y' "$config"; then
+		arch=arm
+	fi
+fi
+
 # KVM only where a vCPU really runs: /dev/kvm alone is not enough (some
 # hosts have it, and QEMU starts a KVM guest there, whose vCPU never
 # runs).  The kernel must print its banner within 10 s; the verdict is
@@ -88,10 +103,28 @@ kvm_runs() {
 	fi
 	[ "$(cat "$verdict")" = yes ]
 }
-accel=(-accel tcg -cpu max) accel_name=tcg
-if kvm_runs; then
-	accel=(-accel kvm -cpu host) accel_name=kvm
-fi
+# x86-64 runs 686-pae (i386) kernels too.  ARM: QEMU's "virt" board
+# (PCI, so the same virtio-9p-pci devices), its PL011 UART as console;
+# pauth-impdef: TCG's architected pointer authentication is slow.
+case $arch in
+x86_64)
+	machine=(qemu-system-x86_64) console=ttyS0
+	accel=(-accel tcg -cpu max) accel_name=tcg
+	if kvm_runs; then
+		accel=(-accel kvm -cpu host) accel_name=kvm
+	fi ;;
+aarch64)
+	machine=(qemu-system-aarch64 -M virt) console=ttyAMA0
+	accel=(-accel tcg -cpu "max,pauth-impdef=on") accel_name=tcg ;;
+arm)
+	# armmp-lpae needs LPAE: a Cortex-A15.
+	machine=(qemu-system-arm -M virt) console=ttyAMA0
+	accel=(-accel tcg -cpu cortex-a15) accel_name=tcg ;;
+esac
+command -v "${machine[0]}" >/dev/null || {
+	echo "vm: ${machine[0]} is missing (harness/deps.sh foreign)" >&2
+	exit 1
+}
 
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
@@ -106,13 +139,13 @@ done < <(env | grep '^LWNFS_[A-Z_]*=' || true) >"$results/env"
 : >"$results/output"
 mkdir "$results/out"
 
-append="console=ttyS0 panic_on_warn=1 oops=panic panic=-1 loglevel=4"
+append="console=$console panic_on_warn=1 oops=panic panic=-1 loglevel=4"
 append+=" lwnfs_init=$init lwnfs_accel=$accel_name"
 # Under TCG the vCPUs' TSCs are not in sync, so the kernel falls back to
 # the HPET, an emulated device read on every clock read: with the TSC,
 # forking and exec'ing (what bats does all day) take a third less time.
-[ "$accel_name" = kvm ] || append+=" tsc=reliable"
-qemu=(qemu-system-x86_64 "${accel[@]}" -m "$LWNFS_GUEST_MEMORY" -smp "$LWNFS_GUEST_CPUS" -nodefaults
+[ "$arch/$accel_name" != x86_64/tcg ] || append+=" tsc=reliable"
+qemu=("${machine[@]}" "${accel[@]}" -m "$LWNFS_GUEST_MEMORY" -smp "$LWNFS_GUEST_CPUS" -nodefaults
 	-display none -no-reboot -kernel "$kernel" -initrd "$initrd"
 	-append "$append"
 	-fsdev "local,id=hostroot,path=${root:-/},security_model=none,readonly=on,multidevs=remap"

@@ -80,13 +80,16 @@ teardown() {
 	[ "$(cat "$C")" = 5 ]
 }
 
-@test "threads sharing one fd never see the same value (4 x 5000 preads)" {
+# Across 2^32: on 32-bit kernels the s64 counter is two words, and the
+# atomic a compare-and-exchange loop (cmpxchg8b, ldrexd/strexd).
+@test "threads sharing one fd never see the same value (4 x 5000 preads across 2^32)" {
+	echo 4294957296 >"$C"
 	"$READER" -t 4 -n 5000 "$C" >/tmp/values
 	[ "$(wc -l </tmp/values)" = 20000 ]
 	[ "$(sort -n /tmp/values | uniq | wc -l)" = 20000 ]
-	[ "$(sort -n /tmp/values | head -n 1)" = 0 ]
-	[ "$(sort -n /tmp/values | tail -n 1)" = 19999 ]
-	[ "$(cat "$C")" = 20000 ]
+	[ "$(sort -n /tmp/values | head -n 1)" = 4294957296 ]
+	[ "$(sort -n /tmp/values | tail -n 1)" = 4294977295 ]
+	[ "$(cat "$C")" = 4294977296 ]
 }
 
 @test "processes each opening the file per value: all distinct and contiguous" {
@@ -126,6 +129,14 @@ teardown() {
 @test "negative values count up through zero" {
 	echo -2 >"$C"
 	[ "$(cat "$C" "$C" "$C" "$C" | tr '\n' ' ')" = "-2 -1 0 1 " ]
+}
+
+@test "values count on across 2^31 and 2^32, and up to -2^31 and -2^32" {
+	local v
+	for v in 2147483646 4294967294 -2147483650 -4294967298; do
+		echo "$v" >"$C"
+		[ "$(cat "$C" "$C" "$C" | tr '\n' ' ')" = "$v $((v + 1)) $((v + 2)) " ]
+	done
 }
 
 @test "a user other than root can read a counter" {

@@ -14,6 +14,8 @@
  * Exits non-zero if it is not.
  */
 #define _GNU_SOURCE
+/* 64-bit offsets on 32-bit userlands too (i386, armhf): 1 << 40 below. */
+#define _FILE_OFFSET_BITS 64
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -43,7 +43,8 @@ rc=0
 bash "$r/cmd" >"$r/output" 2>&1 </dev/null || rc=$?
 if [ -e "$r/interactive" ]; then
 	cat "$r/output" >/dev/console
-	setsid -c bash -i </dev/ttyS0 >/dev/ttyS0 2>&1 || true
+	tty=$(sed -n 's/.*console=\([^ ]*\).*/\1/p' /proc/cmdline)
+	setsid -c bash -i <"/dev/$tty" >"/dev/$tty" 2>&1 || true
 fi
 # Only what the run logged counts: boot messages are not ours.
 dmesg | sed -n '/lwnfs-vm: command starts/,$p' >"$r/dmesg"

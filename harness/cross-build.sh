@@ -1,0 +1,83 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: harness/cross-build.sh ROW
+#
+# Build lwnfs W=1, the module and the test programs, for the Debian kernel
+# of matrix row ROW (bookworm-arm64, bookworm-armhf, bookworm-i386,
+# trixie-arm64) with Debian's cross compiler of that kernel's gcc version,
+# no emulation: in the amd64 cross root of its release (root.sh
+# bookworm-cross or trixie-cross, made or refreshed first), which holds
+# the row's headers, the same ones root.sh ROW would install.  The build
+# works on a copy of this tree at ROOT/srv/lwnfs-ROW (its conftest.h is
+# for conftest-check.sh).  The build's output goes to stdout; the exit
+# status is make's, or 1 when lwnfs.ko calls a 64-bit division helper of
+# libgcc, which no 32-bit kernel exports (the module would not load).
+# The code is what the native compiler makes, with one exception:
+# bookworm's cross gcc-12 (12.2.0-14cross1) lacks the AArch64
+# stack-protector fix of its native 12.2.0-14+deb12u1 (CVE-2023-4039),
+# so bookworm-arm64's frames are laid out the old way (same warnings,
+# probes and symbols).
+set -euo pipefail
+
+row=${1:?usage: cross-build.sh ROW}
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=harness/settings.sh
+. "$here/settings.sh"
+dest=/srv/lwnfs-$row
+
+# Each row: its cross root, the ARCH:FLAVOUR the root knows it by, and the
+# prefix of its cross compiler and binutils.
+case $row in
+bookworm-arm64) cross=bookworm-cross spec=arm64:arm64 prefix=aarch64-linux-gnu- ;;
+bookworm-armhf) cross=bookworm-cross spec=armhf:armmp-lpae prefix=arm-linux-gnueabihf- ;;
+bookworm-i386) cross=bookworm-cross spec=i386:686-pae prefix=i686-linux-gnu- ;;
+trixie-arm64) cross=trixie-cross spec=arm64:arm64 prefix=aarch64-linux-gnu- ;;
+*)
+	echo "cross-build: unknown row '$row' (bookworm-arm64 bookworm-armhf bookworm-i386 trixie-arm64)" >&2
+	exit 2 ;;
+esac
+
+root=$("$here/root.sh" "$cross")
+release=$(awk -v spec="$spec" '$1 == spec { print $2 }' "$root/.lwnfs-headers")
+kdir=/usr/src/linux-headers-$release
+if [ -z "$release" ] || [ ! -f "$root$kdir/.kernelvariables" ]; then
+	echo "cross-build: no $spec headers in $root" >&2
+	exit 1
+fi
+# The headers' own compiler: .kernelvariables says CC = $(CROSS_COMPILE)gcc-N.
+gcc=$(sed -n 's/^CC = .*(CROSS_COMPILE)\(gcc-[0-9]*\)$/\1/p' "$root$kdir/.kernelvariables")
+if [ -z "$gcc" ] || [ ! -x "$root/usr/bin/$prefix$gcc" ]; then
+	echo "cross-build: no $prefix${gcc:-gcc-N} in $root for $release" >&2
+	exit 1
+fi
+echo "cross-build: $row: $release with $prefix$gcc in $root" >&2
+
+lwnfs_copy_tree "$root" "$dest"
+
+# objtool (7.x) reads /proc; kbuild writes to /dev/null (root.sh's roots have it).
+mount -t proc proc "$root/proc"
+trap 'umount "$root/proc"' EXIT
+in_root() {
+	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C "$@"
+}
+# The headers set ARCH themselves; CC is theirs too, given here so that
+# the test programs get it.
+rc=0
+in_root make --no-print-directory -C "$dest" KDIR="$kdir" KERNELRELEASE="$release" \
+	CROSS_COMPILE="$prefix" CC="$prefix$gcc" W=1 modules test-programs 2>&1 || rc=$?
+
+# 64-bit division on a 32-bit kernel must go through div_u64() and kin:
+# the kernel exports none of gcc's helpers for it.  Said in one line, from
+# lwnfs.o when modpost stopped the build before lwnfs.ko.
+object=$dest/lwnfs.ko
+[ -f "$root$object" ] || object=$dest/lwnfs.o
+if [ -f "$root$object" ]; then
+	helpers=$(in_root "${prefix}nm" -u "$object" |
+		awk '$2 ~ /^__(u?(div|mod)di3|u?divmoddi4|aeabi_u?ldivmod)$/ { printf " %s", $2 }')
+	if [ -n "$helpers" ]; then
+		echo "cross-build: $row: ${object##*/} calls 64-bit division helpers the kernel lacks (use div_u64()):$helpers" >&2
+		[ "$rc" != 0 ] || rc=1
+	fi
+fi
+exit "$rc"

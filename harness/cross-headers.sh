@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: harness/cross-headers.sh ROOT ARCH:FLAVOUR...
+#
+# Put into the amd64 Debian root ROOT (a cross root that root.sh is
+# making, whose dpkg knows each ARCH as a foreign architecture) the
+# headers of the kernel that linux-headers-FLAVOUR of ARCH depends on in
+# ROOT's archive today: the linux-headers-RELEASE package of ARCH,
+# extracted as dpkg -x would (apt cannot install it in an amd64 root: it
+# depends on the gcc of its own architecture), and, installed with apt,
+# the two packages it needs of the same version: linux-headers-...-common
+# (all) and the amd64 linux-kbuild (fixdep, modpost: host programs).  The
+# headers' relative scripts and tools links then find that kbuild.
+# Appends "ARCH:FLAVOUR RELEASE VERSION" to ROOT/.lwnfs-headers for each.
+set -euo pipefail
+
+usage='usage: cross-headers.sh ROOT ARCH:FLAVOUR...'
+root=${1:?$usage}
+shift
+[ "$#" -gt 0 ] || { echo "$usage" >&2; exit 2; }
+archives=/var/cache/apt/archives
+
+in_root() {
+	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C \
+		DEBIAN_FRONTEND=noninteractive "$@"
+}
+
+for spec; do
+	arch=${spec%%:*} flavour=${spec#*:}
+	meta=linux-headers-$flavour:$arch
+	version=$(in_root apt-cache policy "$meta" | sed -n 's/^ *Candidate: //p')
+	if [ -z "$version" ] || [ "$version" = "(none)" ]; then
+		echo "cross-headers: no $meta in the archive of $root" >&2
+		exit 1
+	fi
+	# The metapackage depends on the headers of one kernel ABI.
+	package=$(in_root apt-cache show "$meta=$version" |
+		sed -n 's/^Depends: \(linux-headers-[^ ,:]*\).*/\1/p')
+	[ -n "$package" ] || { echo "cross-headers: $meta $version depends on no linux-headers-RELEASE" >&2; exit 1; }
+	echo "cross-headers: $arch: $package $version" >&2
+	# Into apt's own cache, which root.sh keeps for the next root.
+	in_root env -C "$archives" apt-get download -q=2 -o APT::Sandbox::User=root \
+		"$package:$arch=$version"
+	deb=$archives/${package}_${version//:/%3a}_$arch.deb
+	# dpkg -x, but keeping /lib a link to usr/lib (merged /usr).
+	# shellcheck disable=SC2016 # the root's sh expands $1
+	in_root sh -c 'dpkg-deb --fsys-tarfile "$1" | tar -x --keep-directory-symlink -C /' \
+		sh "$deb"
+	# What it needs besides its own architecture's gcc, of its version.
+	depends=$(in_root dpkg-deb -f "$deb" Depends)
+	needs=()
+	for need in $(echo "$depends" | tr , '\n' |
+		sed -n 's/^ *\(linux-headers-[^ ]*-common[^ ]*\|linux-kbuild-[^ ]*\)\( .*\)\{0,1\}$/\1/p'); do
+		needs+=("$need=$version")
+	done
+	[ "${#needs[@]}" = 2 ] || { echo "cross-headers: $package: not one -common and one linux-kbuild in its Depends" >&2; exit 1; }
+	in_root apt-get install -y -q=2 --no-install-recommends "${needs[@]}" >&2
+	echo "$spec ${package#linux-headers-} $version" >>"$root/.lwnfs-headers"
+done
