@@ -47,6 +47,10 @@ for spec; do
 	# shellcheck disable=SC2016 # the root's sh expands $1
 	in_root sh -c 'dpkg-deb --fsys-tarfile "$1" | tar -x --keep-directory-symlink -C /' \
 		sh "$deb"
+	# No kernel of that release runs here: without its /lib/modules/RELEASE
+	# nothing takes this root for a kernel root to build against natively
+	# (cross-build.sh names the headers by their /usr/src path).
+	rm -r "$root/lib/modules/${package#linux-headers-}"
 	# What it needs besides its own architecture's gcc, of its version.
 	depends=$(in_root dpkg-deb -f "$deb" Depends)
 	needs=()

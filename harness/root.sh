@@ -267,9 +267,8 @@ if [ -e "$root/.lwnfs-nothing-newer" ]; then
 	echo "root: next: experimental has no kernel newer than sid's $(cat "$root/.lwnfs-nothing-newer")" >&2
 	exit 3
 fi
-# Extracted module trees may lack modules.dep: the initramfs needs it.  (A
-# cross root has no modules, only the headers' build links.)
-[ -n "$foreign" ] || for dir in "$root"/lib/modules/*/; do
+# Extracted module trees may lack modules.dep: the initramfs needs it.
+for dir in "$root"/lib/modules/*/; do
 	[ -d "$dir" ] || continue
 	[ -f "$dir/modules.dep" ] || depmod -b "$root" "$(basename "$dir")"
 done
