@@ -46,10 +46,6 @@ fi
 logs=$LWNFS_CACHE/matrix-logs
 mkdir -p "$logs"
 harness/deps.sh
-case " $* " in *-arm*)
-	harness/deps.sh foreign ||
-		echo "matrix: this host cannot run ARM programs; the ARM rows fail" >&2 ;;
-esac
 # One lwnfs-dkms package (Architecture: all) for every release's suite.
 make --no-print-directory deb >"$logs/deb.log" 2>&1 || {
 	cat "$logs/deb.log" >&2
@@ -87,12 +83,10 @@ test_kernel() {
 			"not fetched: $(tail -n 1 "$logs/$name-root.log")"
 		return
 	fi
-	boots=("$root"/boot/vmlinuz-*)
-	if [ "${#boots[@]}" != 1 ] || [ ! -r "${boots[0]}" ]; then
+	release=$(lwnfs_root_release "$root" 2>/dev/null) || {
 		row "$name" - - - 0 1 0 $((SECONDS - start)) "not fetched: no single kernel image in $root/boot"
 		return
-	fi
-	release=${boots[0]#"$root"/boot/vmlinuz-}
+	}
 	cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$root/boot/config-$release")
 	cc=${cc#*-linux-gnu*-}	# x86_64-linux-gnu-gcc-14, aarch64-linux-gnu-gcc-14
 	times="root $((SECONDS - phase)) s" phase=$SECONDS

@@ -13,6 +13,8 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+# shellcheck source=harness/settings.sh
+. harness/settings.sh
 targets=(modules) vmopts=() deps=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do
 	case $1 in
@@ -29,15 +31,9 @@ harness/deps.sh "${deps[@]}"
 if [ -n "${KERNELS:-}" ]; then
 	row=$KERNELS
 	[[ $row =~ ^[a-z0-9-]+$ ]] || { echo "run-guest: KERNELS names one row here, not '$KERNELS'" >&2; exit 2; }
-	case $row in *-arm*) harness/deps.sh foreign ;; esac
 	[ -z "${KERNELRELEASE:-}" ] || { echo "run-guest: KERNELS=ROW boots that row's kernel: leave KERNELRELEASE out" >&2; exit 2; }
 	root=$(harness/root.sh "$row")
-	boots=("$root"/boot/vmlinuz-*)
-	if [ "${#boots[@]}" != 1 ] || [ ! -r "${boots[0]}" ]; then
-		echo "run-guest: not exactly one kernel in $root/boot" >&2
-		exit 1
-	fi
-	release=${boots[0]#"$root"/boot/vmlinuz-}
+	release=$(lwnfs_root_release "$root")
 	log=$(mktemp)
 	trap 'rm -f "$log"' EXIT
 	harness/root-build.sh "$root" "$release" >"$log" 2>&1 || {

@@ -30,6 +30,17 @@ lwnfs_series() {
 	echo "$major.${rest%%[!0-9]*}"
 }
 
+# lwnfs_root_release ROOT: the release of the one kernel image in ROOT/boot
+# (a root made by root.sh); says so and fails when there is not exactly one.
+lwnfs_root_release() {
+	local images=("$1"/boot/vmlinuz-*)
+	if [ "${#images[@]}" != 1 ] || [ ! -r "${images[0]}" ]; then
+		echo "${0##*/}: no single kernel image in $1/boot" >&2
+		return 1
+	fi
+	echo "${images[0]#"$1"/boot/vmlinuz-}"
+}
+
 # lwnfs_copy_tree ROOT DEST: a fresh copy of this tree's tracked and new
 # files at ROOT/DEST (for a build inside a root), none of the host's
 # objects; root-build.sh's and cross-build.sh's.

@@ -48,14 +48,7 @@ if [ -n "$root" ]; then
 	case $init in "$root"/*) init=/${init#"$root"/} ;; *)
 		echo "vm: with -r, $init must be inside $root" >&2; exit 2 ;;
 	esac
-	if [ -z "$release" ]; then
-		kernels=("$root"/boot/vmlinuz-*)
-		[ "${#kernels[@]}" = 1 ] || {
-			echo "vm: not exactly one kernel in $root/boot; give -k RELEASE" >&2
-			exit 2
-		}
-		release=${kernels[0]#"$root"/boot/vmlinuz-}
-	fi
+	[ -n "$release" ] || release=$(lwnfs_root_release "$root") || exit 2
 fi
 release=${release:-$("$here/distro-kernel.sh")}
 modroot=${modroot:-${root:-/}}
