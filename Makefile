@@ -10,6 +10,7 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 READER := tests/lwnfs-reader
 BENCH := tests/lwnfs-bench
 FUZZ := tests/lwnfs-fuzz
+FAULT := tests/lwnfs-fault
 
 # The one version string is LWNFS_VERSION in lwnfs.h; dkms.conf and
 # debian/changelog repeat it and tests/50-packaging.bats keeps them equal.
@@ -32,9 +33,9 @@ modules:
 
 # The C test helpers, for the targets that boot a guest: not part of a
 # user's build, so a newer compiler's warning never fails that.
-test-programs: $(READER) $(BENCH) $(FUZZ)
+test-programs: $(READER) $(BENCH) $(FUZZ) $(FAULT)
 
-$(READER) $(BENCH) $(FUZZ): %: %.c
+$(READER) $(BENCH) $(FUZZ) $(FAULT): %: %.c
 	$(CC) -O2 -Wall -Wextra -Werror -pthread -o $@ $<
 
 # kbuild knows what it wrote (newer ones also .module-common.o); without
@@ -44,7 +45,7 @@ clean:
 		rm -f *.o .*.o *.ko *.mod *.mod.c .*.cmd .*.d Module.symvers \
 			modules.order conftest.h; \
 		rm -rf .tmp_versions; fi
-	rm -f $(READER) $(BENCH) $(FUZZ) bench.json
+	rm -f $(READER) $(BENCH) $(FUZZ) $(FAULT) bench.json
 	rm -rf build
 
 # extra/ on every kernel: newer kbuilds default to updates/.
@@ -132,7 +133,7 @@ help:
 	@echo 'make vm        the same, then an interactive shell in the guest'
 	@echo 'make check     build, then run the test suite in a QEMU guest'
 	@echo 'make check-all build and test on every Debian release'"'"'s own kernel'
-	@echo 'make check-debug  the suite, fuzz and stress on a KASAN/lockdep/kmemleak kernel'
+	@echo 'make check-debug  suite, fuzz, stress and fault injection on a KASAN kernel; suite on KCSAN'
 	@echo 'make mutants   run the module'"'"'s suites on each mutant of lwnfs.c in tests/mutants'
 	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck'
 	@echo 'make fuzz      our seeded syscall fuzzer, then trinity, on an lwnfs mount'

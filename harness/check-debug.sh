@@ -1,27 +1,65 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check-debug: build (once) the sanitizer kernel, build lwnfs against
-# it, and run the suite, the fuzzers, the stress test and a kmemleak scan
-# in a guest booted on it.  Prints TAP and "N passed, N failed, N
-# skipped"; exits non-zero on any failure or sanitizer report.
+# Usage: harness/check-debug.sh [suite] [faults] [kcsan]   (default: all three)
+# make check-debug: build (once, cached) the two checking kernels
+# (harness/debug-kernel.sh), build lwnfs against each and boot a guest on
+# it for each part:
+#  suite:  the sanitizer kernel: the bats suite, the fuzzers and the stress
+#          test (harness/guest/debug.sh);
+#  faults: the sanitizer kernel: every allocation of every lwnfs system
+#          call failed in turn (harness/guest/faults.sh, tests/lwnfs-fault);
+#  kcsan:  the KCSAN kernel: the module's suites and the stress test, its
+#          reports sorted (harness/guest/kcsan.sh).
+# Prints TAP, each part's time and "N passed, N failed, N skipped"; exits
+# non-zero on any failure or sanitizer report.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 # shellcheck source=harness/settings.sh
 . harness/settings.sh
 harness/deps.sh debug
-dir=$(harness/debug-kernel.sh)
-release=$(cat "$dir/include/config/kernel.release")
-make --no-print-directory KERNELRELEASE="$release" KDIR="$dir" W=1 modules test-programs
-make --no-print-directory deb >/dev/null	# for the DKMS package tests
+parts=("$@")
+[ "${#parts[@]}" -gt 0 ] || parts=(suite faults kcsan)
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-rc=0
-LWNFS_STRESS_SECONDS=${LWNFS_STRESS_SECONDS:-20} LWNFS_TRINITY_SECONDS=${LWNFS_TRINITY_SECONDS:-60} \
-	harness/vm.sh -k "$release" -K "$dir/arch/x86/boot/bzImage" -M "$dir/modroot" -t "$LWNFS_SUITE_TIMEOUT" \
-	-- harness/guest/debug.sh | tee "$log" || rc=${PIPESTATUS[0]}
-read -r passed failed skipped < <(harness/tap-count.sh "$log" "$rc")
-echo "$passed passed, $failed failed, $skipped skipped"
+start=$SECONDS rc=0 passed=0 failed=0 skipped=0
+
+# part FLAVOUR SCRIPT [VM.SH OPTION...]: lwnfs built against the FLAVOUR
+# kernel, SCRIPT run in a guest booted on it, its TAP counted.
+part() {
+	local flavour=$1 script=$2 dir release t=$SECONDS status=0 p f s
+	shift 2
+	dir=$(harness/debug-kernel.sh "$flavour")
+	release=$(cat "$dir/include/config/kernel.release")
+	make --no-print-directory KERNELRELEASE="$release" KDIR="$dir" W=1 modules test-programs >"$log" 2>&1 || {
+		cat "$log" >&2
+		echo "check-debug: the build against $release failed" >&2
+		exit 1
+	}
+	LWNFS_STRESS_SECONDS=${LWNFS_STRESS_SECONDS:-20} LWNFS_TRINITY_SECONDS=${LWNFS_TRINITY_SECONDS:-60} \
+		harness/vm.sh -k "$release" -K "$dir/arch/x86/boot/bzImage" -M "$dir/modroot" \
+		-t "$LWNFS_SUITE_TIMEOUT" "$@" -- "$script" | tee "$log" || status=${PIPESTATUS[0]}
+	read -r p f s < <(harness/tap-count.sh "$log" "$status")
+	echo "check-debug: $script on $release: $p passed, $f failed, $s skipped, $((SECONDS - t)) s"
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	[ "$status" = 0 ] || rc=1
+}
+
+for which in "${parts[@]}"; do
+	case $which in
+	suite)
+		make --no-print-directory deb >/dev/null	# for the DKMS package tests
+		part debug harness/guest/debug.sh ;;
+	faults)
+		part debug harness/guest/faults.sh -a 'Call Trace|kmemleak: Cannot allocate a scan area' ;;
+	kcsan)
+		part kcsan harness/guest/kcsan.sh -a 'BUG: KCSAN: ' ;;
+	*)
+		echo "usage: check-debug.sh [suite] [faults] [kcsan]" >&2
+		exit 2 ;;
+	esac
+done
+echo "$passed passed, $failed failed, $skipped skipped ($((SECONDS - start)) s)"
 [ "$rc" = 0 ] && [ "$failed" = 0 ]
