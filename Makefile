@@ -133,7 +133,7 @@ help:
 	@echo 'make vm        the same, then an interactive shell in the guest'
 	@echo 'make check     build, then run the test suite in a QEMU guest'
 	@echo 'make check-all build and test on every Debian release'"'"'s own kernel'
-	@echo 'make check-debug  suite, fuzz, stress and fault injection on a KASAN kernel; suite on KCSAN'
+	@echo 'make check-debug  suite, fuzz, stress, fault injection on a KASAN kernel; suite, stress on KCSAN'
 	@echo 'make mutants   run the module'"'"'s suites on each mutant of lwnfs.c in tests/mutants'
 	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck'
 	@echo 'make fuzz      our seeded syscall fuzzer, then trinity, on an lwnfs mount'

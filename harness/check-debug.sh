@@ -21,6 +21,12 @@ cd "$(dirname "$0")/.."
 harness/deps.sh debug
 parts=("$@")
 [ "${#parts[@]}" -gt 0 ] || parts=(suite faults kcsan)
+for which in "${parts[@]}"; do
+	case $which in suite | faults | kcsan) ;; *)
+		echo "usage: check-debug.sh [suite] [faults] [kcsan]" >&2
+		exit 2 ;;
+	esac
+done
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
@@ -56,9 +62,6 @@ for which in "${parts[@]}"; do
 		part debug harness/guest/faults.sh -a 'Call Trace|kmemleak: Cannot allocate a scan area' ;;
 	kcsan)
 		part kcsan harness/guest/kcsan.sh ;;
-	*)
-		echo "usage: check-debug.sh [suite] [faults] [kcsan]" >&2
-		exit 2 ;;
 	esac
 done
 echo "$passed passed, $failed failed, $skipped skipped ($((SECONDS - start)) s)"

@@ -36,7 +36,8 @@ if [ "$(cat "$src/.lwnfs-unpacked" 2>/dev/null)" != "$source_stamp" ]; then
 	echo "$source_stamp" >"$src/.lwnfs-unpacked"
 fi
 
-stamp="$source_stamp $(cat "${fragments[@]}" | sha256sum | cut -c1-16)"
+# The fragments and this script (how they are merged and built).
+stamp="$source_stamp $(cat "${fragments[@]}" "$0" | sha256sum | cut -c1-16)"
 if [ -f "$dir/.lwnfs-built" ] && [ "$(cat "$dir/.lwnfs-built")" = "$stamp" ]; then
 	echo "$dir"
 	exit 0

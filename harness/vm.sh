@@ -35,7 +35,13 @@ while getopts r:k:K:M:t:o:a:i opt; do
 	M) modroot=$OPTARG own_modules=1 ;;
 	t) timeout=$OPTARG ;;
 	o) outdir=$OPTARG ;;
-	a) allowed=$OPTARG ;;
+	a) allowed=$OPTARG status=0
+		# An empty or broken pattern would let every problem through.
+		grep -Eq -e "$allowed" </dev/null || status=$?
+		if [ -z "$allowed" ] || [ "$status" != 1 ]; then
+			echo "vm: -a needs a valid, non-empty extended regex" >&2
+			exit 2
+		fi ;;
 	i) interactive=1 ;;
 	*) echo "usage: vm.sh [-r ROOT] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS] [-o DIR] [-a REGEX] [-i] [--] COMMAND..." >&2; exit 2 ;;
 	esac

@@ -8,17 +8,20 @@
  * CONFIG_FAIL_PAGE_ALLOC), failslab and fail_page_alloc set to fail
  * sleeping allocations too, and lwnfs not loaded.  For each operation
  * (module load and unload, mount with and without options, a second
- * mount, remount, open, read, write, creat, mkdir, rename, unlink,
- * rmdir, umount) it writes N = 1, 2, 3, ... to /proc/thread-self/fail-nth
- * just before the system call, so that the Nth allocation the call makes
- * fails, until the call completes without reaching an Nth allocation.
+ * mount, remount, open, read, write, creat, mknod, mkdir, rename, rename
+ * over a counter, unlink, rmdir, umount) it writes N = 1, 2, 3, ... to
+ * /proc/thread-self/fail-nth just before the system call, so that the
+ * Nth allocation the call makes fails, until the call completes without
+ * reaching an Nth allocation three times in a row (KASAN's and kmemleak's
+ * own allocations come and go, and may shift the call's by one).
  * After every injected failure the call must have failed with ENOMEM or
  * succeeded, and what it did must be all or nothing: the fixed tree
  * (counter, subdir/subcounter), the entries users made and the values of
  * the counters are checked each time.  A succeeding call is undone
  * before the next N.  The filesystem's slots (max_counters) are counted
- * at the end: none may have leaked.  Prints TAP, one test per operation
- * with its faults injected, and "N passed, N failed".
+ * after the calls that make and remove entries: none may have leaked.
+ * Prints TAP, one test per operation with its faults injected, and
+ * "N passed, N failed".
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -29,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -36,12 +40,16 @@
 
 #define MAX_COUNTERS	16
 #define MAX_TRIES	100000	/* a call that keeps failing is a failure too */
+#define DONE_RUNS	3	/* runs in a row that reach no Nth allocation */
 
 static const char *module, *mnt, *mnt2;
 static int fail_fd, module_fd;
 static int test_nr, failed_nr;
 static char problem[512];	/* the first thing found wrong in a test */
+static unsigned int problem_at;	/* the allocation failed then, 0 for none */
+static unsigned int injecting;	/* the allocation failed in this run, or 0 */
 static unsigned int half_done;	/* calls that failed having done their first half */
+static int opened = -1;		/* a file the call opened: closed after it */
 
 /* What the tree must hold: the fixed tree and what this program made. */
 struct entry {
@@ -78,6 +86,7 @@ static void wrong(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(problem, sizeof(problem), fmt, ap);
 	va_end(ap);
+	problem_at = injecting;
 }
 
 static struct entry *entry(const char *name)
@@ -99,6 +108,22 @@ static const char *at(const char *dir, const char *name)
 	which = !which;
 	snprintf(path[which], sizeof(path[which]), "%s/%s", dir, name);
 	return path[which];
+}
+
+/* Fault injection is set as faults.sh sets it: sleeping allocations fail too. */
+static void setting_is(const char *path, const char *want)
+{
+	char text[16] = "";
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || read(fd, text, sizeof(text) - 1) < 0)
+		die(path);
+	close(fd);
+	text[strcspn(text, "\n")] = '\0';
+	if (strcmp(text, want)) {
+		printf("Bail out! lwnfs-fault: %s is %s, not %s\n", path, text, want);
+		exit(1);
+	}
 }
 
 /* fail-nth: the Nth allocation of this thread's next system call fails. */
@@ -247,14 +272,20 @@ static void do_mount(const char *options)
 		die("mount");
 }
 
-static void do_umount(void)
+/* What users made dies with the superblock. */
+static void forget_entries(void)
 {
 	size_t i;
 
+	for (i = 0; i < NR_ENTRIES; i++)
+		entries[i].present = false;
+}
+
+static void do_umount(void)
+{
 	if (umount(mnt))
 		die("umount");
-	for (i = 0; i < NR_ENTRIES; i++)	/* they die with the superblock */
-		entries[i].present = false;
+	forget_entries();
 }
 
 static void owner_is(const char *dir, uid_t uid, mode_t mode)
@@ -282,11 +313,12 @@ struct op {
 	const char *name;
 	int (*call)(void);
 	void (*after)(int err);
+	bool allocates;		/* false only for read and write */
 };
 
 /* --- the operations ----------------------------------------------------- */
 
-static int fd;	/* a counter open for read and write */
+static int counter_fd;	/* counter "a", open for read and write */
 
 static int ret(long r)
 {
@@ -323,6 +355,19 @@ static void unload_after(int err)
 		die("finit_module");
 }
 
+/* A first mount: a new superblock, owned as its options say, or none. */
+static void first_mount_after(int err, uid_t uid, mode_t mode)
+{
+	if (err) {
+		if (mounted(mnt))
+			wrong("mount failed, %s is mounted", mnt);
+		return;
+	}
+	owner_is(mnt, uid, mode);
+	check_tree();
+	do_umount();
+}
+
 static int mount_call(void)
 {
 	return ret(mount("lwnfs", mnt, "lwnfs", 0, NULL));
@@ -330,14 +375,7 @@ static int mount_call(void)
 
 static void mount_after(int err)
 {
-	if (err) {
-		if (mounted(mnt))
-			wrong("mount failed, %s is mounted", mnt);
-		return;
-	}
-	check_tree();
-	owner_is(mnt, 0, 0755);
-	do_umount();
+	first_mount_after(err, 0, 0755);
 }
 
 static int mount_options_call(void)
@@ -347,14 +385,7 @@ static int mount_options_call(void)
 
 static void mount_options_after(int err)
 {
-	if (err) {
-		if (mounted(mnt))
-			wrong("mount failed, %s is mounted", mnt);
-		return;
-	}
-	owner_is(mnt, 1000, 0700);
-	check_tree();
-	do_umount();
+	first_mount_after(err, 1000, 0700);
 }
 
 /*
@@ -375,7 +406,9 @@ static void mount_again_after(int err)
 		wrong("mount failed, %s is mounted", mnt2);
 	if (!err && !mounted(mnt2))
 		wrong("mount succeeded, %s is not mounted", mnt2);
-	if (stat(mnt, &st) || (st.st_uid != 0 && st.st_uid != 1001))
+	if (stat(mnt, &st))
+		die(mnt);
+	if (st.st_uid != 0 && st.st_uid != 1001)
 		wrong("%s: owner %u", mnt, st.st_uid);
 	if (!err && st.st_uid != 1001)
 		wrong("the second mount's uid=1001 did not reach %s", mnt);
@@ -399,13 +432,11 @@ static void remount_after(int err)
 		die("remount");
 }
 
+/* The file stays open until fail-nth is read: close() allocates too. */
 static int open_call(void)
 {
-	int r = open(at(mnt, "a"), O_RDWR);
-
-	if (r >= 0)
-		close(r);
-	return r < 0 ? errno : 0;
+	opened = open(at(mnt, "a"), O_RDWR);
+	return ret(opened);
 }
 
 static void open_after(int err)
@@ -417,7 +448,7 @@ static void open_after(int err)
 static int read_call(void)
 {
 	char text[64] = "";
-	ssize_t len = pread(fd, text, sizeof(text) - 1, 0);
+	ssize_t len = pread(counter_fd, text, sizeof(text) - 1, 0);
 
 	if (len < 0)
 		return errno;
@@ -435,7 +466,7 @@ static void read_after(int err)
 
 static int write_call(void)
 {
-	return pwrite(fd, "12345\n", 6, 0) == 6 ? 0 : errno;
+	return pwrite(counter_fd, "12345\n", 6, 0) == 6 ? 0 : errno;
 }
 
 static void write_after(int err)
@@ -449,17 +480,15 @@ static void write_after(int err)
 
 static int creat_call(void)
 {
-	int r = creat(at(mnt, "new"), 0644);
-
-	if (r >= 0)
-		close(r);
-	return r < 0 ? errno : 0;
+	opened = creat(at(mnt, "new"), 0644);
+	return ret(opened);
 }
 
 /*
- * creat() is a create, then an open.  When the open half fails (the
- * VFS's file allocation or lwnfs_open()'s), the counter stays made, as
- * on any filesystem: then it must be a whole counter, holding 0.
+ * creat() is a create, then an open.  The VFS allocates the file before
+ * the create, so when the open half fails it is lwnfs_open()'s
+ * allocation, and the counter stays made, as on any filesystem whose
+ * ->open can fail: then it must be a whole counter, holding 0.
  */
 static void creat_after(int err)
 {
@@ -576,8 +605,7 @@ static void umount_after(int err)
 	}
 	if (mounted(mnt))
 		wrong("umount succeeded, %s is still mounted", mnt);
-	for (size_t i = 0; i < NR_ENTRIES; i++)
-		entries[i].present = false;
+	forget_entries();
 	do_mount(NULL);
 	make("a", 7);
 	make("d", 0);
@@ -586,41 +614,54 @@ static void umount_after(int err)
 
 /* --- the driver --------------------------------------------------------- */
 
-/* Fail the 1st, 2nd, ... allocation of op's call until none is reached. */
+/*
+ * Fail the 1st, 2nd, ... allocation of op's call, until DONE_RUNS runs in
+ * a row reach no Nth allocation (and so succeed).
+ */
 static void run(const struct op *op)
 {
-	unsigned int n, survived = 0, succeeded = 0;
+	unsigned int n, injected_nr = 0, succeeded = 0, done = 0;
+	bool was_injected;
 	int err;
 
 	problem[0] = '\0';
 	half_done = 0;
-	for (n = 1; n <= MAX_TRIES; n++) {
+	for (n = 1; n <= MAX_TRIES && done < DONE_RUNS && !problem[0]; n++) {
 		fail_nth(n);
 		err = op->call();
-		if (!injected()) {
+		was_injected = injected();
+		if (opened >= 0) {
+			close(opened);
+			opened = -1;
+		}
+		injecting = was_injected ? n : 0;
+		if (!was_injected) {
+			done++;
 			if (err)
 				wrong("%s failed with nothing injected: %s", op->name,
 				      strerror(err));
-			op->after(err);
-			break;
+		} else {
+			done = 0;
+			injected_nr++;
+			succeeded += !err;
+			if (err && err != ENOMEM)
+				wrong("%s returned %s, not ENOMEM", op->name, strerror(err));
 		}
-		if (err && err != ENOMEM)
-			wrong("allocation %u failed, %s returned %s, not ENOMEM", n, op->name,
-			      strerror(err));
 		op->after(err);
-		if (!err)
-			succeeded++;
-		survived++;
-		if (problem[0])
-			break;
 	}
 	if (n > MAX_TRIES)
 		wrong("still injecting after %u allocations", MAX_TRIES);
+	if (!injected_nr && op->allocates)
+		wrong("no allocation was failed: is fault injection on?");
 	test_nr++;
 	if (problem[0]) {
+		char at_n[32] = " (nothing injected)";
+
+		if (problem_at)
+			snprintf(at_n, sizeof(at_n), " (allocation %u failed)", problem_at);
 		failed_nr++;
-		printf("not ok %d %s: %s (allocation %u)\n", test_nr, op->name, problem, n);
-	} else if (!survived) {
+		printf("not ok %d %s: %s%s\n", test_nr, op->name, problem, at_n);
+	} else if (!injected_nr) {
 		printf("ok %d %s: no allocation\n", test_nr, op->name);
 	} else {
 		char half[64] = "";
@@ -629,7 +670,7 @@ static void run(const struct op *op)
 			snprintf(half, sizeof(half),
 				 " (%u made the counter, then failed to open it)", half_done);
 		printf("ok %d %s: %u allocations, each failed once: %u ENOMEM%s, %u succeeded\n",
-		       test_nr, op->name, survived, survived - succeeded, half, succeeded);
+		       test_nr, op->name, injected_nr, injected_nr - succeeded, half, succeeded);
 	}
 	fflush(stdout);
 }
@@ -667,29 +708,31 @@ static void count_slots(void)
 
 int main(int argc, char **argv)
 {
-	static const struct op load = { "module load", load_call, load_after };
-	static const struct op unload = { "module unload", unload_call, unload_after };
+	static const struct op load = { "module load", load_call, load_after, true };
+	static const struct op unload = { "module unload", unload_call, unload_after, true };
 	static const struct op ops_unmounted[] = {
-		{ "mount", mount_call, mount_after },
-		{ "mount with options", mount_options_call, mount_options_after },
+		{ "mount", mount_call, mount_after, true },
+		{ "mount with options", mount_options_call, mount_options_after, true },
 	};
 	static const struct op ops_mounted[] = {
-		{ "second mount", mount_again_call, mount_again_after },
-		{ "remount", remount_call, remount_after },
-		{ "open", open_call, open_after },
-		{ "read", read_call, read_after },
-		{ "write", write_call, write_after },
-		{ "creat", creat_call, creat_after },
-		{ "mknod", mknod_call, mknod_after },
-		{ "mkdir", mkdir_call, mkdir_after },
-		{ "rename", rename_call, rename_after },
+		{ "second mount", mount_again_call, mount_again_after, true },
+		{ "remount", remount_call, remount_after, true },
+		{ "open", open_call, open_after, true },
+		{ "read", read_call, read_after, false },
+		{ "write", write_call, write_after, false },
+		{ "creat", creat_call, creat_after, true },
+		{ "mknod", mknod_call, mknod_after, true },
+		{ "mkdir", mkdir_call, mkdir_after, true },
+		{ "rename", rename_call, rename_after, true },
 	};
-	static const struct op rename_over = { "rename over", rename_call, rename_over_after };
-	static const struct op ops_last[] = {
-		{ "unlink", unlink_call, unlink_after },
-		{ "rmdir", rmdir_call, rmdir_after },
-		{ "umount", umount_call, umount_after },
+	static const struct op rename_over = {
+		"rename over", rename_call, rename_over_after, true
 	};
+	static const struct op ops_removing[] = {
+		{ "unlink", unlink_call, unlink_after, true },
+		{ "rmdir", rmdir_call, rmdir_after, true },
+	};
+	static const struct op umount_op = { "umount", umount_call, umount_after, true };
 	size_t i;
 	char options[64];
 
@@ -701,6 +744,11 @@ int main(int argc, char **argv)
 	mnt = argv[2];
 	mnt2 = argv[3];
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	/* No page fault of ours between fail-nth and the call takes the Nth. */
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		die("mlockall");
+	setting_is("/sys/kernel/debug/failslab/ignore-gfp-wait", "N");
+	setting_is("/sys/kernel/debug/fail_page_alloc/ignore-gfp-wait", "N");
 	fail_fd = open("/proc/thread-self/fail-nth", O_RDWR);
 	if (fail_fd < 0)
 		die("/proc/thread-self/fail-nth");
@@ -709,9 +757,9 @@ int main(int argc, char **argv)
 		die(module);
 	if (loaded())
 		die("lwnfs is loaded already");
-	/* module load and unload, the three lists, rename over, slots */
-	printf("1..%zu\n", 2 + ARRAY_SIZE(ops_unmounted) + ARRAY_SIZE(ops_mounted) + 1 + 1 +
-	       ARRAY_SIZE(ops_last));
+	/* module load and unload, the lists, rename over, slots, umount */
+	printf("1..%zu\n", 2 + ARRAY_SIZE(ops_unmounted) + ARRAY_SIZE(ops_mounted) + 1 +
+	       ARRAY_SIZE(ops_removing) + 1 + 1);
 
 	run(&load);
 	if (syscall(SYS_finit_module, module_fd, "", 0))
@@ -724,24 +772,25 @@ int main(int argc, char **argv)
 	make("a", 7);
 	make("d", 0);
 	make("r1", 5);
-	fd = open(at(mnt, "a"), O_RDWR);
-	if (fd < 0)
+	counter_fd = open(at(mnt, "a"), O_RDWR);
+	if (counter_fd < 0)
 		die("open a");
 	/* the first check reads the fixed counters' values */
 	counter_value = take(at(mnt, "counter"), &(int){ 0 }) + 1;
 	subcounter_value = take(at(mnt, "subdir/subcounter"), &(int){ 0 }) + 1;
 	for (i = 0; i < ARRAY_SIZE(ops_mounted); i++)
 		run(&ops_mounted[i]);
-	close(fd);
+	close(counter_fd);
 	make("r2", 9);
 	run(&rename_over);
 	unmake("r1");
 	unmake("r2");
 	make("u", 3);
 	make("e", 0);
+	for (i = 0; i < ARRAY_SIZE(ops_removing); i++)
+		run(&ops_removing[i]);
 	count_slots();
-	for (i = 0; i < ARRAY_SIZE(ops_last); i++)
-		run(&ops_last[i]);
+	run(&umount_op);
 	do_umount();
 	run(&unload);
 	if (syscall(SYS_delete_module, "lwnfs", O_NONBLOCK))
