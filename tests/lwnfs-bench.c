@@ -7,7 +7,9 @@
  *
  * Run as root in a guest with lwnfs mounted at MOUNTPOINT; SCRATCHDIR is
  * on tmpfs.  Prints a table and writes the same figures to JSONFILE.  Each
- * figure is the median over RUNS runs, with the fastest and slowest run.
+ * figure is the median over RUNS runs, with the fastest and slowest run;
+ * the measures compared take turns within a run, and each ratio is the
+ * median of the ratios within a run.
  * This is a benchmark: it asserts nothing about time.  It does check that
  * every value the threads took is distinct, and fails if one is not.
  */
@@ -25,6 +27,7 @@
 #include <unistd.h>
 
 #define RUNS	7
+#define SLICES	10	/* turns a run of measures takes (run_rounds()) */
 #define MAX_THREADS 64
 
 struct figure {
@@ -59,21 +62,18 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The median of @runs, with the fastest and slowest; @runs is kept as is. */
 static struct figure *record(const char *key, const char *what,
-			     const char *unit, double *runs)
+			     const char *unit, const double *runs)
 {
 	struct figure *f = &figures[nfigures++];
+	double sorted[RUNS];
 
-	qsort(runs, RUNS, sizeof(*runs), cmp_double);
-	*f = (struct figure){ key, what, unit, runs[RUNS / 2], runs[0],
-			      runs[RUNS - 1] };
+	memcpy(sorted, runs, sizeof(sorted));
+	qsort(sorted, RUNS, sizeof(*sorted), cmp_double);
+	*f = (struct figure){ key, what, unit, sorted[RUNS / 2], sorted[0],
+			      sorted[RUNS - 1] };
 	return f;
-}
-
-static void record_ratio(const char *key, const char *what, double ratio)
-{
-	figures[nfigures++] = (struct figure){ key, what, "x", ratio, ratio,
-					       ratio };
 }
 
 static void record_size(const char *key, const char *what, double bytes)
@@ -91,55 +91,97 @@ static int xopen(const char *path, int flags)
 	return fd;
 }
 
-static void xpread(int fd, char *buf, size_t n)
+/*
+ * One thing measured: @run makes @iters calls (each a value taken, a file
+ * opened, ...; with @n threads, @iters each) and returns the seconds spent.
+ * @runs holds RUNS figures: ns per call, or values per second.
+ */
+struct measure {
+	const char *key, *what, *unit;
+	double (*run)(const struct measure *m);
+	const char *path;
+	long iters;
+	int n;		/* an open fd, or a thread count */
+	double runs[RUNS];
+};
+
+/*
+ * RUNS runs of every measure of @m, each run made of @slices slices, and
+ * the measures take turns slice by slice.  A guest under TCG shares the
+ * machine with everything on the host, whose slow spells (half the speed
+ * for a tenth of a second, and more) come and go: in turns, a spell falls
+ * on every measure of a run alike, and each ratio is taken within a run
+ * (record_ratio()).
+ */
+static void run_rounds(struct measure *m, int nm, int slices)
 {
-	if (pread(fd, buf, n, 0) < 0)
-		die("pread");
+	int r, s, i;
+
+	for (r = 0; r < RUNS; r++) {
+		for (i = 0; i < nm; i++)
+			m[i].runs[r] = 0;
+		for (s = 0; s < slices; s++)
+			for (i = 0; i < nm; i++)
+				m[i].runs[r] += m[i].run(&m[i]);
+		for (i = 0; i < nm; i++) {
+			double calls = (double)m[i].iters * slices;
+
+			if (!strcmp(m[i].unit, "/s"))
+				m[i].runs[r] = calls * m[i].n / m[i].runs[r];
+			else
+				m[i].runs[r] = m[i].runs[r] / calls * 1e9;
+		}
+	}
+	for (i = 0; i < nm; i++)
+		record(m[i].key, m[i].what, m[i].unit, m[i].runs);
 }
 
-/* ns per pread(fd, buf, 32, 0), RUNS times over @iters calls. */
-static struct figure *bench_pread(const char *key, const char *what,
-				  const char *path, long iters)
+/* Calls a slice of a run of @calls calls makes. */
+static long per_slice(long calls)
 {
-	double runs[RUNS];
-	int fd = xopen(path, O_RDONLY);
+	return calls >= SLICES ? calls / SLICES : 1;
+}
+
+/* @a over @b in each run: the median, with the lowest and the highest. */
+static void record_ratio(const char *key, const char *what,
+			 const struct measure *a, const struct measure *b)
+{
+	double ratio[RUNS];
+	int r;
+
+	for (r = 0; r < RUNS; r++)
+		ratio[r] = a->runs[r] / b->runs[r];
+	record(key, what, "x", ratio);
+}
+
+/* pread(fd, buf, 32, 0) */
+static double run_pread(const struct measure *m)
+{
+	double t = now();
 	char buf[32];
 	long i;
-	int r;
 
-	for (r = 0; r < RUNS; r++) {
-		double t = now();
-
-		for (i = 0; i < iters; i++)
-			xpread(fd, buf, sizeof(buf));
-		runs[r] = (now() - t) / iters * 1e9;
-	}
-	close(fd);
-	return record(key, what, "ns", runs);
+	for (i = 0; i < m->iters; i++)
+		if (pread(m->n, buf, sizeof(buf), 0) < 0)
+			die("pread");
+	return now() - t;
 }
 
-/* ns per open + read + close of @path. */
-static struct figure *bench_orc(const char *key, const char *what,
-				const char *path, long iters)
+/* open + read + close */
+static double run_orc(const struct measure *m)
 {
-	double runs[RUNS];
+	double t = now();
 	char buf[64];
 	long i;
-	int r;
 
-	for (r = 0; r < RUNS; r++) {
-		double t = now();
+	for (i = 0; i < m->iters; i++) {
+		int fd = xopen(m->path, O_RDONLY);
 
-		for (i = 0; i < iters; i++) {
-			int fd = xopen(path, O_RDONLY);
-
-			if (read(fd, buf, sizeof(buf)) < 0)
-				die("read");
-			close(fd);
-		}
-		runs[r] = (now() - t) / iters * 1e9;
+		if (read(fd, buf, sizeof(buf)) < 0)
+			die("read");
+		close(fd);
 	}
-	return record(key, what, "ns", runs);
+	return now() - t;
 }
 
 /* The script idiom, in C: lock a file, read a number, write it + 1. */
@@ -162,42 +204,29 @@ static void flock_take(const char *path)
 	close(fd);	/* drops the lock */
 }
 
-static struct figure *bench_flock_c(const char *path, long iters)
+static double run_flock_c(const struct measure *m)
 {
-	double runs[RUNS];
+	double t = now();
 	long i;
-	int r;
 
-	for (r = 0; r < RUNS; r++) {
-		double t = now();
-
-		for (i = 0; i < iters; i++)
-			flock_take(path);
-		runs[r] = (now() - t) / iters * 1e9;
-	}
-	return record("flock_c_ns", "flock read-increment-write, in C",
-		      "ns", runs);
+	for (i = 0; i < m->iters; i++)
+		flock_take(m->path);
+	return now() - t;
 }
 
 /* The same as a shell script does it: flock(1), sh and cat per value. */
-static struct figure *bench_flock_sh(const char *path, long iters)
+static double run_flock_sh(const struct measure *m)
 {
 	const char *cmd = "flock \"$F\" sh -c 'echo $(($(cat \"$F\") + 1)) > \"$F\"'";
-	double runs[RUNS];
+	double t;
 	long i;
-	int r;
 
-	setenv("F", path, 1);
-	for (r = 0; r < RUNS; r++) {
-		double t = now();
-
-		for (i = 0; i < iters; i++)
-			if (system(cmd))
-				die("flock script");
-		runs[r] = (now() - t) / iters * 1e9;
-	}
-	return record("flock_sh_ns", "flock read-increment-write, shell",
-		      "ns", runs);
+	setenv("F", m->path, 1);
+	t = now();
+	for (i = 0; i < m->iters; i++)
+		if (system(cmd))
+			die("flock script");
+	return now() - t;
 }
 
 struct taker {
@@ -231,50 +260,120 @@ static int cmp_ll(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Values per second from @threads threads sharing one fd; all distinct. */
-static struct figure *bench_threads(int threads, long per_thread)
+/*
+ * m->n threads sharing one fd take m->iters values each; fails unless
+ * every value taken is distinct.
+ */
+static double run_threads(const struct measure *m)
 {
-	static char key[32], what[64];
 	struct taker tk[MAX_THREADS];
-	long long *all = calloc((size_t)threads * per_thread, sizeof(*all));
-	char path[256];
-	double runs[RUNS];
-	long i, total = (long)threads * per_thread;
-	int fd, r, t;
+	long i, total = (long)m->n * m->iters;
+	long long *all = calloc(total, sizeof(*all));
+	double start, spent;
+	int fd = xopen(m->path, O_RDONLY), t;
 
 	if (!all)
 		die("calloc");
-	snprintf(path, sizeof(path), "%s/counter", mnt);
-	fd = xopen(path, O_RDONLY);
-	for (r = 0; r < RUNS; r++) {
-		double start = now();
-
-		for (t = 0; t < threads; t++) {
-			tk[t] = (struct taker){ 0, fd, per_thread,
-						all + t * per_thread };
-			errno = pthread_create(&tk[t].tid, NULL, take_values,
-					       &tk[t]);
-			if (errno)
-				die("pthread_create");
-		}
-		for (t = 0; t < threads; t++)
-			pthread_join(tk[t].tid, NULL);
-		runs[r] = total / (now() - start);
-		qsort(all, total, sizeof(*all), cmp_ll);
-		for (i = 1; i < total; i++) {
-			if (all[i] == all[i - 1]) {
-				fprintf(stderr, "lwnfs-bench: value %lld taken twice\n",
-					all[i]);
-				exit(1);
-			}
+	start = now();
+	for (t = 0; t < m->n; t++) {
+		tk[t] = (struct taker){ 0, fd, m->iters, all + t * m->iters };
+		errno = pthread_create(&tk[t].tid, NULL, take_values, &tk[t]);
+		if (errno)
+			die("pthread_create");
+	}
+	for (t = 0; t < m->n; t++)
+		pthread_join(tk[t].tid, NULL);
+	spent = now() - start;
+	close(fd);
+	qsort(all, total, sizeof(*all), cmp_ll);
+	for (i = 1; i < total; i++) {
+		if (all[i] == all[i - 1]) {
+			fprintf(stderr, "lwnfs-bench: value %lld taken twice\n",
+				all[i]);
+			exit(1);
 		}
 	}
-	close(fd);
 	free(all);
-	snprintf(key, sizeof(key), "threads_%d_per_s", threads);
-	snprintf(what, sizeof(what), "values/s, %d thread%s, one fd", threads,
-		 threads > 1 ? "s" : "");
-	return record(strdup(key), strdup(what), "/s", runs);
+	return spent;
+}
+
+/* Taking a value, against the syscall floor and the flock idiom. */
+static void bench_take(const char *counter, const char *lockfile, long iters)
+{
+	struct measure m[] = {
+		{ .key = "take_pread_ns", .what = "lwnfs pread(fd, buf, 32, 0)",
+		  .unit = "ns", .run = run_pread, .iters = per_slice(iters),
+		  .n = xopen(counter, O_RDONLY) },
+		{ .key = "zero_pread_ns", .what = "/dev/zero pread (syscall floor)",
+		  .unit = "ns", .run = run_pread, .iters = per_slice(iters),
+		  .n = xopen("/dev/zero", O_RDONLY) },
+		{ .key = "flock_c_ns", .what = "flock read-increment-write, in C",
+		  .unit = "ns", .run = run_flock_c, .path = lockfile,
+		  .iters = per_slice(iters / 4) },
+		{ .key = "flock_sh_ns", .what = "flock read-increment-write, shell",
+		  .unit = "ns", .run = run_flock_sh, .path = lockfile,
+		  .iters = per_slice(iters / 2000) },
+	};
+
+	run_rounds(m, 4, SLICES);
+	close(m[0].n);
+	close(m[1].n);
+	record_ratio("take_vs_zero", "  lwnfs / /dev/zero", &m[0], &m[1]);
+	record_ratio("take_vs_flock_c", "  values/s: lwnfs pread / flock in C",
+		     &m[2], &m[0]);
+	record_ratio("take_vs_flock_sh", "  values/s: lwnfs pread / flock script",
+		     &m[3], &m[0]);
+	/* the most lwnfs could reach against flock: a read that costs nothing */
+	record_ratio("flock_c_vs_zero", "  values/s: /dev/zero pread / flock in C",
+		     &m[2], &m[1]);
+}
+
+/* open + read + close, against tmpfs and procfs */
+static void bench_orc(const char *counter, const char *tmpfile, long iters)
+{
+	struct measure m[] = {
+		{ .key = "orc_lwnfs_ns", .what = "lwnfs open+read+close",
+		  .path = counter },
+		{ .key = "orc_tmpfs_ns", .what = "tmpfs open+read+close",
+		  .path = tmpfile },
+		{ .key = "orc_procfs_ns",
+		  .what = "procfs open+read+close (/proc/loadavg)",
+		  .path = "/proc/loadavg" },
+	};
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		m[i].unit = "ns";
+		m[i].run = run_orc;
+		m[i].iters = per_slice(iters);
+	}
+	run_rounds(m, 3, SLICES);
+	record_ratio("orc_lwnfs_vs_tmpfs", "  lwnfs / tmpfs", &m[0], &m[1]);
+	record_ratio("orc_lwnfs_vs_procfs", "  lwnfs / procfs", &m[0], &m[2]);
+}
+
+/* Threads sharing one fd: 1, 2, and one per CPU where there are more. */
+static void bench_threads(const char *counter, long iters, long ncpu)
+{
+	struct measure m[] = {
+		{ .key = "threads_1_per_s", .what = "values/s, 1 thread, one fd",
+		  .n = 1 },
+		{ .key = "threads_2_per_s", .what = "values/s, 2 threads, one fd",
+		  .n = 2 },
+		{ .key = "threads_n_per_s",
+		  .what = "values/s, a thread per CPU, one fd", .n = ncpu },
+	};
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		m[i].unit = "/s";
+		m[i].run = run_threads;
+		m[i].path = counter;
+		m[i].iters = iters;
+	}
+	/* in one slice: each slice would start its threads anew */
+	run_rounds(m, ncpu > 2 && ncpu <= MAX_THREADS ? 3 : 2, 1);
+	record_ratio("threads_2_vs_1", "  2 threads / 1 thread", &m[1], &m[0]);
 }
 
 static void write_file(const char *path, const char *text)
@@ -378,14 +477,15 @@ static void report(const char *json, long iters)
 	accel = accel ? accel : "unknown";
 	printf("lwnfs benchmark: kernel %s, %ld online CPUs, QEMU %s\n",
 	       u.release, sysconf(_SC_NPROCESSORS_ONLN), accel);
-	printf("median of %d runs (fastest .. slowest); %ld calls a run\n\n",
+	printf("median of %d runs (lowest .. highest); %ld calls a run; ratios within a run\n\n",
 	       RUNS, iters);
 	printf("%-44s %12s %24s\n", "measure", "median", "range");
 	for (i = 0; i < nfigures; i++) {
 		struct figure *fg = &figures[i];
 
 		if (!strcmp(fg->unit, "x"))
-			printf("%-44s %11.2fx\n", fg->what, fg->median);
+			printf("%-44s %10.2f x  %10.2f .. %-10.2f\n", fg->what,
+			       fg->median, fg->min, fg->max);
 		else if (fg->min == fg->max)
 			printf("%-44s %10.0f %-2s\n", fg->what, fg->median,
 			       fg->unit);
@@ -415,7 +515,6 @@ static void report(const char *json, long iters)
 int main(int argc, char **argv)
 {
 	char counter[256], tmpfile[256], lockfile[256];
-	struct figure *take, *zero, *orc, *tmp, *proc, *fc, *fsh, *t1, *t2;
 	long iters = 20000;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	long text, data, bss;
@@ -434,32 +533,9 @@ int main(int argc, char **argv)
 	write_file(tmpfile, "1234567\n");
 	write_file(lockfile, "0\n");
 
-	take = bench_pread("take_pread_ns", "lwnfs pread(fd, buf, 32, 0)",
-			   counter, iters);
-	zero = bench_pread("zero_pread_ns", "/dev/zero pread (syscall floor)",
-			   "/dev/zero", iters);
-	record_ratio("take_vs_zero", "  lwnfs / /dev/zero", take->median / zero->median);
-
-	orc = bench_orc("orc_lwnfs_ns", "lwnfs open+read+close", counter, iters / 4);
-	tmp = bench_orc("orc_tmpfs_ns", "tmpfs open+read+close", tmpfile, iters / 4);
-	proc = bench_orc("orc_procfs_ns", "procfs open+read+close (/proc/loadavg)",
-			 "/proc/loadavg", iters / 4);
-	record_ratio("orc_lwnfs_vs_tmpfs", "  lwnfs / tmpfs", orc->median / tmp->median);
-	record_ratio("orc_lwnfs_vs_procfs", "  lwnfs / procfs", orc->median / proc->median);
-
-	fc = bench_flock_c(lockfile, iters / 4);
-	fsh = bench_flock_sh(lockfile, iters / 2000 + 1);
-	record_ratio("take_vs_flock_c", "  values/s: lwnfs pread / flock in C",
-		     fc->median / take->median);
-	record_ratio("take_vs_flock_sh", "  values/s: lwnfs pread / flock script",
-		     fsh->median / take->median);
-
-	t1 = bench_threads(1, iters);
-	t2 = bench_threads(2, iters);
-	record_ratio("threads_2_vs_1", "  2 threads / 1 thread", t2->median / t1->median);
-	if (ncpu > 2 && ncpu <= MAX_THREADS)
-		bench_threads(ncpu, iters);
-
+	bench_take(counter, lockfile, iters);
+	bench_orc(counter, tmpfile, iters / 4);
+	bench_threads(counter, iters, ncpu);
 	bench_memory(10000);
 	module_sections(argv[4], &text, &data, &bss);
 	record_size("module_text_bytes", "module text (size)", text);
