@@ -320,6 +320,37 @@ static double run_threads(const struct measure *m)
 	return spent;
 }
 
+static void *spin(void *arg)
+{
+	long i, n = *(const long *)arg, sum = 0;
+
+	for (i = 0; i < n; i++) {
+		sum += i;
+		asm volatile("" : "+r" (sum));	/* kept: each addition made */
+	}
+	return NULL;
+}
+
+/*
+ * m->n threads adding m->iters numbers each, no system call: what the
+ * machine gives threads at all, the bound for the threads taking values.
+ */
+static double run_spin(const struct measure *m)
+{
+	pthread_t tid[MAX_THREADS];
+	double start = now();
+	int t;
+
+	for (t = 0; t < m->n; t++) {
+		errno = pthread_create(&tid[t], NULL, spin, (void *)&m->iters);
+		if (errno)
+			die("pthread_create");
+	}
+	for (t = 0; t < m->n; t++)
+		pthread_join(tid[t], NULL);
+	return now() - start;
+}
+
 /* Taking a value, against the syscall floor and the flock idiom. */
 static void bench_take(const char *counter, const char *lockfile, long iters)
 {
@@ -406,8 +437,22 @@ static void bench_threads(const char *counter, long iters, long ncpu)
 		m[i].iters = iters;
 	}
 	/* in one slice: each slice would start its threads anew */
+	struct measure spins[] = {
+		{ .key = "spin_1_per_s", .what = "additions/s, 1 thread", .n = 1 },
+		{ .key = "spin_2_per_s", .what = "additions/s, 2 threads", .n = 2 },
+	};
+
 	run_rounds(m, ncpu > 2 && ncpu <= MAX_THREADS ? 3 : 2, 1);
 	record_ratio("threads_2_vs_1", "  2 threads / 1 thread", &m[1], &m[0]);
+	for (i = 0; i < 2; i++) {
+		spins[i].unit = "/s";
+		spins[i].run = run_spin;
+		spins[i].iters = iters * 100;
+	}
+	run_rounds(spins, 2, 1);
+	/* below 2 when the emulator or the host cannot give 2 CPUs their fill */
+	record_ratio("spin_2_vs_1", "  2 threads / 1, no system call", &spins[1],
+		     &spins[0]);
 }
 
 static void write_file(const char *path, const char *text)
