@@ -426,6 +426,10 @@ static void bench_threads(const char *counter, long iters, long ncpu)
 		  .n = 2 },
 		{ .key = key, .what = what, .n = ncpu },
 	};
+	struct measure spins[] = {
+		{ .key = "spin_1_per_s", .what = "additions/s, 1 thread", .n = 1 },
+		{ .key = "spin_2_per_s", .what = "additions/s, 2 threads", .n = 2 },
+	};
 	int i;
 
 	snprintf(key, sizeof(key), "threads_%ld_per_s", ncpu);
@@ -437,11 +441,6 @@ static void bench_threads(const char *counter, long iters, long ncpu)
 		m[i].iters = iters;
 	}
 	/* in one slice: each slice would start its threads anew */
-	struct measure spins[] = {
-		{ .key = "spin_1_per_s", .what = "additions/s, 1 thread", .n = 1 },
-		{ .key = "spin_2_per_s", .what = "additions/s, 2 threads", .n = 2 },
-	};
-
 	run_rounds(m, ncpu > 2 && ncpu <= MAX_THREADS ? 3 : 2, 1);
 	record_ratio("threads_2_vs_1", "  2 threads / 1 thread", &m[1], &m[0]);
 	for (i = 0; i < 2; i++) {
