@@ -35,6 +35,7 @@ struct figure {
 	const char *what;	/* table row */
 	const char *unit;
 	double median, min, max;
+	long calls;		/* calls a run (a thread's), for a timing */
 };
 
 static struct figure figures[32];
@@ -77,22 +78,24 @@ static double median(const double *runs)
 	return sorted[RUNS / 2];
 }
 
-/* The median of @runs, with the fastest and slowest. */
+/* The median of @runs of @calls calls each, with the lowest and highest. */
 static void record(const char *key, const char *what, const char *unit,
-		   const double *runs)
+		   const double *runs, long calls)
 {
 	double sorted[RUNS];
 
 	sort_runs(runs, sorted);
 	figures[nfigures++] = (struct figure){ key, what, unit,
 					       sorted[RUNS / 2], sorted[0],
-					       sorted[RUNS - 1] };
+					       sorted[RUNS - 1], calls };
 }
 
-static void record_size(const char *key, const char *what, double bytes)
+/* A figure found once: a size, or a ratio of medians. */
+static void record_one(const char *key, const char *what, const char *unit,
+		       double value)
 {
-	figures[nfigures++] = (struct figure){ key, what, "B", bytes, bytes,
-					       bytes };
+	figures[nfigures++] = (struct figure){ key, what, unit, value, value,
+					       value, 0 };
 }
 
 static int xopen(const char *path, int flags)
@@ -146,7 +149,8 @@ static void run_rounds(struct measure *m, int nm, int slices)
 		}
 	}
 	for (i = 0; i < nm; i++)
-		record(m[i].key, m[i].what, m[i].unit, m[i].runs);
+		record(m[i].key, m[i].what, m[i].unit, m[i].runs,
+		       m[i].iters * slices);
 }
 
 /* Calls a slice of a run of @calls calls makes. */
@@ -164,17 +168,7 @@ static void record_ratio(const char *key, const char *what,
 
 	for (r = 0; r < RUNS; r++)
 		ratio[r] = a->runs[r] / b->runs[r];
-	record(key, what, "x", ratio);
-}
-
-/* The median run of @a over the median run of @b. */
-static void record_median_ratio(const char *key, const char *what,
-				const struct measure *a, const struct measure *b)
-{
-	double ratio = median(a->runs) / median(b->runs);
-
-	figures[nfigures++] = (struct figure){ key, what, "x", ratio, ratio,
-					       ratio };
+	record(key, what, "x", ratio, 0);
 }
 
 /* pread(fd, buf, 32, 0) */
@@ -387,8 +381,8 @@ static void bench_take(const char *counter, const char *lockfile, long iters)
 	record_ratio("flock_c_vs_zero", "  values/s: /dev/zero pread / flock in C",
 		     &m[2], &m[1]);
 	/* runs it shared no turns with: the medians' ratio, not a median ratio */
-	record_median_ratio("take_vs_flock_sh",
-			    "  values/s: lwnfs pread / flock script", &sh, &m[0]);
+	record_one("take_vs_flock_sh", "  values/s: lwnfs pread / flock script",
+		   "x", median(sh.runs) / median(m[0].runs));
 }
 
 /* open + read + close, against tmpfs and procfs */
@@ -519,10 +513,10 @@ static void bench_memory(long n)
 	after = slab_bytes();
 	if (rmdir(dir))
 		die(dir);
-	record_size("made_counter_bytes", "kernel memory per made counter (slab)",
-		    (double)(made - before) / n);
-	record_size("made_counter_left_bytes",
-		    "  slab left per counter after rm", (double)(after - before) / n);
+	record_one("made_counter_bytes", "kernel memory per made counter (slab)",
+		   "B", (double)(made - before) / n);
+	record_one("made_counter_left_bytes", "  slab left per counter after rm",
+		   "B", (double)(after - before) / n);
 }
 
 /* Module size in bytes as /proc/modules gives it. */
@@ -544,7 +538,7 @@ static long module_size(void)
 	return -1;
 }
 
-static void report(const char *json, long iters)
+static void report(const char *json)
 {
 	const char *accel = getenv("lwnfs_accel");
 	struct utsname u;
@@ -556,10 +550,9 @@ static void report(const char *json, long iters)
 	printf("lwnfs benchmark: kernel %s, %ld online CPUs, QEMU %s\n",
 	       u.release, sysconf(_SC_NPROCESSORS_ONLN), accel);
 	printf("median of %d runs (lowest .. highest), a ratio the median of the\n"
-	       "ratios within a run; calls a run: %ld preads, %ld open+read+close\n"
-	       "and flock in C, %ld flock scripts, %ld preads a thread\n\n",
-	       RUNS, iters, iters / 4, iters / 2000 + 1, iters);
-	printf("%-44s %12s %24s\n", "measure", "median", "range");
+	       "ratios within a run; calls: how many a run makes (a thread)\n\n",
+	       RUNS);
+	printf("%-44s %12s %24s %10s\n", "measure", "median", "range", "calls");
 	for (i = 0; i < nfigures; i++) {
 		struct figure *fg = &figures[i];
 
@@ -572,8 +565,9 @@ static void report(const char *json, long iters)
 			printf("%-44s %10.0f %-2s\n", fg->what, fg->median,
 			       fg->unit);
 		else
-			printf("%-44s %10.0f %-2s %10.0f .. %-10.0f\n", fg->what,
-			       fg->median, fg->unit, fg->min, fg->max);
+			printf("%-44s %10.0f %-2s %10.0f .. %-10.0f %10ld\n",
+			       fg->what, fg->median, fg->unit, fg->min, fg->max,
+			       fg->calls);
 	}
 
 	f = fopen(json, "w");
@@ -586,8 +580,9 @@ static void report(const char *json, long iters)
 	for (i = 0; i < nfigures; i++) {
 		fprintf(f, "    \"%s\": {\"median\": %.3f, \"min\": %.3f, ",
 			figures[i].key, figures[i].median, figures[i].min);
-		fprintf(f, "\"max\": %.3f, \"unit\": \"%s\"}%s\n", figures[i].max,
-			figures[i].unit, i + 1 < nfigures ? "," : "");
+		fprintf(f, "\"max\": %.3f, \"unit\": \"%s\", \"calls\": %ld}%s\n",
+			figures[i].max, figures[i].unit, figures[i].calls,
+			i + 1 < nfigures ? "," : "");
 	}
 	fprintf(f, "  }\n}\n");
 	if (fclose(f))
@@ -620,11 +615,11 @@ int main(int argc, char **argv)
 	bench_threads(counter, iters, ncpu);
 	bench_memory(10000);
 	module_sections(argv[4], &text, &data, &bss);
-	record_size("module_text_bytes", "module text (size)", text);
-	record_size("module_data_bytes", "module data (size)", data);
-	record_size("module_bss_bytes", "module bss (size)", bss);
-	record_size("module_loaded_bytes", "module loaded (/proc/modules)",
-		    module_size());
-	report(argv[3], iters);
+	record_one("module_text_bytes", "module text (size)", "B", text);
+	record_one("module_data_bytes", "module data (size)", "B", data);
+	record_one("module_bss_bytes", "module bss (size)", "B", bss);
+	record_one("module_loaded_bytes", "module loaded (/proc/modules)", "B",
+		   module_size());
+	report(argv[3]);
 	return 0;
 }
