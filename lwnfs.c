@@ -15,6 +15,7 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/pagemap.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -117,6 +118,8 @@ static char *lwnfs_format(char *end, s64 value)
  * on returns the rest of the text of the value this file took last, so a
  * short read still counts once.  Threads sharing a file each format the
  * value they took themselves; @value only serves the continuation reads.
+ * A bad buffer fails before a value is taken (one that another thread
+ * unmaps between the check and the copy still costs its value).
  */
 static ssize_t lwnfs_read(struct file *file, char __user *buf, size_t count,
 			  loff_t *ppos)
@@ -129,6 +132,9 @@ static ssize_t lwnfs_read(struct file *file, char __user *buf, size_t count,
 	if (!count)
 		return 0;
 	if (*ppos == 0) {
+		/* A bad buffer fails here, before a value is taken. */
+		if (fault_in_writeable(buf, 1))
+			return -EFAULT;
 		/* S64_MAX is never handed out: its successor cannot be stored. */
 		value = atomic64_fetch_add_unless(counter, 1, S64_MAX);
 		if (value == S64_MAX)

@@ -70,6 +70,20 @@ teardown() {
 	[ "$(cat "$C")" = 7 ]
 }
 
+@test "a read into an address not mapped: EFAULT, no value taken" {
+	echo 41 >"$C"
+	# The same open file then reads the value the bad read did not take.
+	run perl -e 'use Errno; require "syscall.ph";
+		open(my $fh, "<", $ARGV[0]) or die "$!\n";
+		syscall(&SYS_read, fileno($fh), 0, 32) == -1 or die "read\n";
+		print((grep { $!{$_} } keys %!), "\n");
+		sysread($fh, my $buf, 32) // die "$!\n";
+		print $buf' "$C"
+	[ "$output" = "EFAULT
+41" ]
+	[ "$(cat "$C")" = 42 ]
+}
+
 @test "pread at 0 on one open file takes the next value each time" {
 	run "$READER" -n 5 "$C"
 	[ "$output" = "0
