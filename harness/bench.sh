@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: harness/bench.sh   (make bench)
+#
+# Boot a guest and run tests/lwnfs-bench in it (harness/guest/bench.sh),
+# leaving its figures in bench.json.  The figures of one boot are not
+# those of the next (README, "Performance"): with LWNFS_BENCH_BOOTS=N it
+# boots N times, one after the other, keeps each boot's figures in
+# bench-1.json .. bench-N.json, and bench.json holds the median of the
+# boots (harness/bench-boots.pl, which prints them side by side).
+# KERNELS=ROW benches a matrix row, as harness/run-guest.sh says.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+boots=${LWNFS_BENCH_BOOTS:-1}
+[[ $boots =~ ^[1-9][0-9]?$ ]] || {
+	echo "bench: LWNFS_BENCH_BOOTS is a number of boots from 1 to 99, not '$boots'" >&2
+	exit 2
+}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+rm -f bench.json bench-[0-9]*.json
+if [ "$boots" = 1 ]; then
+	harness/run-guest.sh -b tests/lwnfs-bench -o "$out" -- harness/guest/bench.sh
+	mv "$out/bench.json" bench.json
+	exit 0
+fi
+for ((i = 1; i <= boots; i++)); do
+	echo "bench: boot $i of $boots"
+	harness/run-guest.sh -b tests/lwnfs-bench -o "$out" -- harness/guest/bench.sh
+	mv "$out/bench.json" "bench-$i.json"
+done
+files=()
+for ((i = 1; i <= boots; i++)); do
+	files+=("bench-$i.json")
+done
+harness/bench-boots.pl bench.json "${files[@]}"
