@@ -89,17 +89,6 @@ int lwnfs_probe(struct user_namespace *ns, struct inode *d,
 const struct inode_operations lwnfs_probe_iops = { .rename = lwnfs_probe };
 EOF
 
-# 5.16, bb523b406c84 "gup: Turn fault_in_pages_{readable,writeable} into
-# fault_in_{readable,writeable}": the bytes not faulted in, not -EFAULT.
-probe FAULT_IN_WRITEABLE <<'EOF'
-#include <linux/pagemap.h>
-size_t lwnfs_probe(char __user *buf);
-size_t lwnfs_probe(char __user *buf)
-{
-	return fault_in_writeable(buf, 1);
-}
-EOF
-
 # 6.3, e18275ae55e0 "fs: port ->rename() to pass mnt_idmap" (and the
 # series around it): a struct mnt_idmap * instead.
 probe IOP_IDMAP <<'EOF'

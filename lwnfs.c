@@ -15,7 +15,6 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/pagemap.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -118,22 +117,23 @@ static char *lwnfs_format(char *end, s64 value)
  * on returns the rest of the text of the value this file took last, so a
  * short read still counts once.  Threads sharing a file each format the
  * value they took themselves; @value only serves the continuation reads.
- * A bad buffer fails before a value is taken (one that another thread
- * unmaps between the check and the copy still costs its value).
+ * A read at 0 writes its buffer's first byte back before it takes a
+ * value, so that a bad buffer fails with -EFAULT and takes none (one that
+ * another thread unmaps between the two still costs its value).
  */
 static ssize_t lwnfs_read(struct file *file, char __user *buf, size_t count,
 			  loff_t *ppos)
 {
 	atomic64_t *counter = file_inode(file)->i_private;
 	struct lwnfs_file *lf = file->private_data;
-	char text[LWNFS_TEXT_MAX], *start;
+	char text[LWNFS_TEXT_MAX], *start, first;
 	s64 value;
 
 	if (!count)
 		return 0;
 	if (*ppos == 0) {
 		/* A bad buffer fails here, before a value is taken. */
-		if (fault_in_writeable(buf, 1))
+		if (get_user(first, buf) || put_user(first, buf))
 			return -EFAULT;
 		/* S64_MAX is never handed out: its successor cannot be stored. */
 		value = atomic64_fetch_add_unless(counter, 1, S64_MAX);

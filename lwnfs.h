@@ -18,7 +18,6 @@
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
-#include <linux/pagemap.h>
 #include <linux/uidgid.h>
 
 #include "conftest.h"
@@ -35,15 +34,6 @@
 /* Mount option defaults. */
 #define LWNFS_DEFAULT_MODE		0755
 #define LWNFS_DEFAULT_MAX_COUNTERS	4096
-
-/*
- * 5.16 turned fault_in_pages_writeable(), 0 or -EFAULT, into
- * fault_in_writeable(), which returns the bytes it could not fault in.
- */
-#ifndef LWNFS_HAVE_FAULT_IN_WRITEABLE
-#define fault_in_writeable(uaddr, size) \
-	(fault_in_pages_writeable(uaddr, size) ? (size) : 0)
-#endif
 
 /* 6.18 renamed generic_delete_inode() to inode_just_drop(). */
 #ifndef LWNFS_HAVE_INODE_JUST_DROP
