@@ -8,8 +8,8 @@
 # the median of those, and write OUT, the same JSON as one boot's with
 # each figure the median of the boots, its lowest and highest boot, and
 # "boots", the boots' medians in order.  Exits non-zero with a one-line
-# message when a file cannot be read or the boots differ in kernel or in
-# the figures they have.
+# message when a file cannot be read or the boots differ in kernel,
+# accelerator, CPUs, runs or the figures they have.
 use strict;
 use warnings;
 use JSON::PP;
@@ -31,8 +31,10 @@ for my $file (@files) {
 my $first = $boots[0];
 die "bench-boots: $files[0]: no figures\n" unless @keys;
 for my $i (1 .. $#boots) {
-	die "bench-boots: $files[$i] is of kernel $boots[$i]{kernel}, $files[0] of $first->{kernel}\n"
-		if $boots[$i]{kernel} ne $first->{kernel};
+	for my $what (qw(kernel accel cpus runs)) {
+		die "bench-boots: $files[$i] has $what $boots[$i]{$what}, $files[0] $first->{$what}\n"
+			if $boots[$i]{$what} ne $first->{$what};
+	}
 	die "bench-boots: $files[$i] has other figures than $files[0]\n"
 		if join(' ', sort keys %{$boots[$i]{figures}}) ne join(' ', sort @keys);
 }

@@ -20,19 +20,20 @@ boots=${LWNFS_BENCH_BOOTS:-1}
 }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-rm -f bench.json bench-[0-9]*.json
 if [ "$boots" = 1 ]; then
 	harness/run-guest.sh -b tests/lwnfs-bench -o "$out" -- harness/guest/bench.sh
+	rm -f bench-[0-9]*.json
 	mv "$out/bench.json" bench.json
 	exit 0
 fi
+files=()
 for ((i = 1; i <= boots; i++)); do
 	echo "bench: boot $i of $boots"
 	harness/run-guest.sh -b tests/lwnfs-bench -o "$out" -- harness/guest/bench.sh
-	mv "$out/bench.json" "bench-$i.json"
+	mv "$out/bench.json" "$out/bench-$i.json"
+	files+=("$out/bench-$i.json")
 done
-files=()
-for ((i = 1; i <= boots; i++)); do
-	files+=("bench-$i.json")
-done
-harness/bench-boots.pl bench.json "${files[@]}"
+harness/bench-boots.pl "$out/bench.json" "${files[@]}"
+# Only now, with every boot's figures in hand, the last bench's go.
+rm -f bench-[0-9]*.json
+mv "$out"/bench*.json .
