@@ -278,20 +278,15 @@ static int cmp_ll(const void *a, const void *b)
 }
 
 /*
- * m->n threads sharing one fd take m->iters values each; fails unless
- * every value taken is distinct.
+ * m->n threads sharing one fd of m->path make m->iters preads each,
+ * leaving what they read, as numbers, in @all; the seconds they took.
  */
-static double run_threads(const struct measure *m)
+static double run_takers(const struct measure *m, long long *all)
 {
 	struct taker tk[MAX_THREADS];
-	long i, total = (long)m->n * m->iters;
-	long long *all = calloc(total, sizeof(*all));
-	double start, spent;
 	int fd = xopen(m->path, O_RDONLY), t;
+	double start = now(), spent;
 
-	if (!all)
-		die("calloc");
-	start = now();
 	for (t = 0; t < m->n; t++) {
 		tk[t] = (struct taker){ 0, fd, m->iters, all + t * m->iters };
 		errno = pthread_create(&tk[t].tid, NULL, take_values, &tk[t]);
@@ -302,6 +297,19 @@ static double run_threads(const struct measure *m)
 		pthread_join(tk[t].tid, NULL);
 	spent = now() - start;
 	close(fd);
+	return spent;
+}
+
+/* Threads taking values: fails unless every value taken is distinct. */
+static double run_threads(const struct measure *m)
+{
+	long i, total = (long)m->n * m->iters;
+	long long *all = calloc(total, sizeof(*all));
+	double spent;
+
+	if (!all)
+		die("calloc");
+	spent = run_takers(m, all);
 	qsort(all, total, sizeof(*all), cmp_ll);
 	for (i = 1; i < total; i++) {
 		if (all[i] == all[i - 1]) {
@@ -310,6 +318,19 @@ static double run_threads(const struct measure *m)
 			exit(1);
 		}
 	}
+	free(all);
+	return spent;
+}
+
+/* The same preads of /dev/zero: what threads in system calls can reach. */
+static double run_zero_threads(const struct measure *m)
+{
+	long long *all = calloc((long)m->n * m->iters, sizeof(*all));
+	double spent;
+
+	if (!all)
+		die("calloc");
+	spent = run_takers(m, all);
 	free(all);
 	return spent;
 }
@@ -409,16 +430,26 @@ static void bench_orc(const char *counter, const char *tmpfile, long iters)
 	record_ratio("orc_lwnfs_vs_procfs", "  lwnfs / procfs", &m[0], &m[2]);
 }
 
-/* Threads sharing one fd: 1, 2, and one per CPU where there are more. */
+/*
+ * Threads sharing one fd: 1, 2, and one per CPU where there are more, in
+ * turns with 1 and 2 threads reading /dev/zero, the bound for them.
+ */
 static void bench_threads(const char *counter, long iters, long ncpu)
 {
 	static char key[32], what[64];
 	struct measure m[] = {
 		{ .key = "threads_1_per_s", .what = "values/s, 1 thread, one fd",
-		  .n = 1 },
+		  .n = 1, .run = run_threads, .path = counter },
 		{ .key = "threads_2_per_s", .what = "values/s, 2 threads, one fd",
-		  .n = 2 },
-		{ .key = key, .what = what, .n = ncpu },
+		  .n = 2, .run = run_threads, .path = counter },
+		{ .key = "zero_threads_1_per_s",
+		  .what = "/dev/zero preads/s, 1 thread, one fd", .n = 1,
+		  .run = run_zero_threads, .path = "/dev/zero" },
+		{ .key = "zero_threads_2_per_s",
+		  .what = "/dev/zero preads/s, 2 threads, one fd", .n = 2,
+		  .run = run_zero_threads, .path = "/dev/zero" },
+		{ .key = key, .what = what, .n = ncpu, .run = run_threads,
+		  .path = counter },
 	};
 	struct measure spins[] = {
 		{ .key = "spin_1_per_s", .what = "additions/s, 1 thread", .n = 1 },
@@ -428,15 +459,16 @@ static void bench_threads(const char *counter, long iters, long ncpu)
 
 	snprintf(key, sizeof(key), "threads_%ld_per_s", ncpu);
 	snprintf(what, sizeof(what), "values/s, %ld threads, one fd", ncpu);
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < 5; i++) {
 		m[i].unit = "/s";
-		m[i].run = run_threads;
-		m[i].path = counter;
 		m[i].iters = iters;
 	}
 	/* in one slice: each slice would start its threads anew */
-	run_rounds(m, ncpu > 2 && ncpu <= MAX_THREADS ? 3 : 2, 1);
+	run_rounds(m, ncpu > 2 && ncpu <= MAX_THREADS ? 5 : 4, 1);
 	record_ratio("threads_2_vs_1", "  2 threads / 1 thread", &m[1], &m[0]);
+	/* below 2 where the system calls of two CPUs slow each other */
+	record_ratio("zero_threads_2_vs_1", "  2 threads / 1, /dev/zero pread",
+		     &m[3], &m[2]);
 	for (i = 0; i < 2; i++) {
 		spins[i].unit = "/s";
 		spins[i].run = run_spin;
