@@ -112,43 +112,66 @@ static char *lwnfs_format(char *end, s64 value)
 }
 
 /*
- * A read at position 0 takes a value: one atomic fetch-and-increment, so
- * no two readers ever see the same value and none is lost.  A read further
- * on returns the rest of the text of the value this file took last, so a
- * short read still counts once.  Threads sharing a file each format the
- * value they took themselves; @value only serves the continuation reads.
- * A read at 0 writes its buffer's first byte back before it takes a
- * value, so that a bad buffer fails with -EFAULT and takes none (one that
- * another thread unmaps between the two still costs its value).
+ * Take the next value of @counter into @value for a read at position 0,
+ * its text copied to @buf first: a value is taken only once its text is
+ * out, so that a bad buffer takes none and no value is ever lost.  When
+ * another reader takes the value first, the copy is made again for the
+ * one after it.  Returns the bytes copied or an error.
+ */
+static ssize_t lwnfs_take(atomic64_t *counter, char __user *buf,
+			  size_t count, s64 *value)
+{
+	char text[LWNFS_TEXT_MAX], *end = text + sizeof(text), *start;
+	s64 next = atomic64_read(counter);
+	size_t len;
+
+	do {
+		/* S64_MAX is never handed out: its successor cannot be stored. */
+		if (next == S64_MAX)
+			return -EOVERFLOW;
+		start = lwnfs_format(end, next);
+		len = min_t(size_t, count, end - start);
+		len -= copy_to_user(buf, start, len);
+		if (!len)
+			return -EFAULT;
+	} while (!atomic64_try_cmpxchg(counter, &next, next + 1));
+	*value = next;
+	return len;
+}
+
+/*
+ * A read at position 0 takes a value with one atomic compare-and-exchange
+ * (lwnfs_take()), so no two readers ever see the same value and none is
+ * lost.  A read further on returns the rest of the text of the value this
+ * file took last, so a short read still counts once.  Threads sharing a
+ * file each copy out the value they took themselves; @value only serves
+ * the continuation reads.
  */
 static ssize_t lwnfs_read(struct file *file, char __user *buf, size_t count,
 			  loff_t *ppos)
 {
 	atomic64_t *counter = file_inode(file)->i_private;
 	struct lwnfs_file *lf = file->private_data;
-	char text[LWNFS_TEXT_MAX], *start, first;
+	char text[LWNFS_TEXT_MAX], *start;
+	ssize_t copied;
 	s64 value;
 
 	if (!count)
 		return 0;
 	if (*ppos == 0) {
-		/* A bad buffer fails here, before a value is taken. */
-		if (get_user(first, buf) || put_user(first, buf))
-			return -EFAULT;
-		/* S64_MAX is never handed out: its successor cannot be stored. */
-		value = atomic64_fetch_add_unless(counter, 1, S64_MAX);
-		if (value == S64_MAX)
-			return -EOVERFLOW;
+		copied = lwnfs_take(counter, buf, count, &value);
+		if (copied < 0)
+			return copied;
 		atomic64_set(&lf->value, value);
 		/* @value is set before @taken reads true: pairs with below */
 		smp_store_release(&lf->taken, true);
-	} else {
-		/* pairs with the release above: @taken true, @value is set */
-		if (!smp_load_acquire(&lf->taken))
-			return 0;
-		value = atomic64_read(&lf->value);
+		*ppos = copied;
+		return copied;
 	}
-	start = lwnfs_format(text + sizeof(text), value);
+	/* pairs with the release above: @taken true, @value is set */
+	if (!smp_load_acquire(&lf->taken))
+		return 0;
+	start = lwnfs_format(text + sizeof(text), atomic64_read(&lf->value));
 	return simple_read_from_buffer(buf, count, ppos, start,
 				       text + sizeof(text) - start);
 }
