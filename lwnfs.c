@@ -115,8 +115,8 @@ static char *lwnfs_format(char *end, s64 value)
  * Take the next value of @counter into @value for a read at position 0,
  * its text copied to @buf first: a value is taken only once its text is
  * out, so that a bad buffer takes none and no value is ever lost.  When
- * another reader takes the value first, the copy is made again for the
- * one after it.  Returns the bytes copied or an error.
+ * another reader or a write changes the counter first, the copy is made
+ * again for the value it holds then.  Returns the bytes copied or an error.
  */
 static ssize_t lwnfs_take(atomic64_t *counter, char __user *buf,
 			  size_t count, s64 *value)
@@ -140,40 +140,46 @@ static ssize_t lwnfs_take(atomic64_t *counter, char __user *buf,
 }
 
 /*
+ * A read further on: the rest of the text of the value this file took
+ * last, so that a short read still counts once.
+ */
+static ssize_t lwnfs_read_rest(struct lwnfs_file *lf, char __user *buf,
+			       size_t count, loff_t *ppos)
+{
+	char text[LWNFS_TEXT_MAX], *end = text + sizeof(text), *start;
+
+	/* pairs with the release in lwnfs_read(): @taken true, @value is set */
+	if (!smp_load_acquire(&lf->taken))
+		return 0;
+	start = lwnfs_format(end, atomic64_read(&lf->value));
+	return simple_read_from_buffer(buf, count, ppos, start, end - start);
+}
+
+/*
  * A read at position 0 takes a value with one atomic compare-and-exchange
  * (lwnfs_take()), so no two readers ever see the same value and none is
- * lost.  A read further on returns the rest of the text of the value this
- * file took last, so a short read still counts once.  Threads sharing a
- * file each copy out the value they took themselves; @value only serves
- * the continuation reads.
+ * lost.  Threads sharing a file each copy out the value they took
+ * themselves; the file's @value only serves the reads further on.
  */
 static ssize_t lwnfs_read(struct file *file, char __user *buf, size_t count,
 			  loff_t *ppos)
 {
-	atomic64_t *counter = file_inode(file)->i_private;
 	struct lwnfs_file *lf = file->private_data;
-	char text[LWNFS_TEXT_MAX], *start;
 	ssize_t copied;
 	s64 value;
 
 	if (!count)
 		return 0;
-	if (*ppos == 0) {
-		copied = lwnfs_take(counter, buf, count, &value);
-		if (copied < 0)
-			return copied;
-		atomic64_set(&lf->value, value);
-		/* @value is set before @taken reads true: pairs with below */
-		smp_store_release(&lf->taken, true);
-		*ppos = copied;
+	if (*ppos != 0)
+		return lwnfs_read_rest(lf, buf, count, ppos);
+	copied = lwnfs_take(file_inode(file)->i_private, buf, count, &value);
+	if (copied < 0)
 		return copied;
-	}
-	/* pairs with the release above: @taken true, @value is set */
-	if (!smp_load_acquire(&lf->taken))
-		return 0;
-	start = lwnfs_format(text + sizeof(text), atomic64_read(&lf->value));
-	return simple_read_from_buffer(buf, count, ppos, start,
-				       text + sizeof(text) - start);
+	atomic64_set(&lf->value, value);
+	/* @value is set before @taken reads true: pairs with lwnfs_read_rest() */
+	smp_store_release(&lf->taken, true);
+	*ppos = copied;
+	return copied;
 }
 
 /*
