@@ -114,9 +114,9 @@ static char *lwnfs_format(char *end, s64 value)
 /*
  * Take the next value of @counter into @value for a read at position 0,
  * its text copied to @buf first: a value is taken only once its text is
- * out, so that a bad buffer takes none and no value is ever lost.  When
- * another reader or a write changes the counter first, the copy is made
- * again for the value it holds then.  Returns the bytes copied or an error.
+ * out, so that a buffer that cannot be written takes none.  When another
+ * reader or a write changes the counter first, the copy is made again for
+ * the value it holds then.  Returns the bytes copied or an error.
  */
 static ssize_t lwnfs_take(atomic64_t *counter, char __user *buf,
 			  size_t count, s64 *value)

@@ -84,6 +84,17 @@ teardown() {
 	[ "$(cat "$C")" = 42 ]
 }
 
+@test "a read cut short by memory not mapped takes its value once; the rest follows" {
+	echo 41 >"$C"
+	# Room for 2 bytes of "41\n": what fitted, "|", then the read at the
+	# position the first one reached.
+	run "$READER" -e 2 "$C"
+	[ "$status" = 0 ]
+	[ -n "${output%%|*}" ]
+	[ "${output/|/}" = 41 ]
+	[ "$(cat "$C")" = 42 ]
+}
+
 @test "pread at 0 on one open file takes the next value each time" {
 	run "$READER" -n 5 "$C"
 	[ "$output" = "0

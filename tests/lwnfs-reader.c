@@ -3,11 +3,16 @@
  * lwnfs-reader - take values from an lwnfs counter, one per line on stdout
  *
  * Usage: lwnfs-reader [-o] [-t THREADS] [-n COUNT] FILE
+ *        lwnfs-reader -e ROOM FILE
  *
  * Each of THREADS threads (default 1) takes COUNT values (default 1000).
  * By default all threads share one open file and take values with
  * pread(fd, buf, 32, 0); with -o each value is an open, read and close.
  * Exits non-zero if a read fails or returns anything but "<number>\n".
+ *
+ * With -e, one pread(fd, buf, 32, 0) into the last ROOM bytes of a
+ * mapping that an inaccessible page follows, then a pread at the
+ * position it reached: prints what each returned, "FIRST|REST".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 static const char *path;
@@ -63,14 +69,46 @@ static void *reader(void *arg)
 	return NULL;
 }
 
+/* A read cut short by the end of the memory it was given, then the rest. */
+static void edge(long room)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	char *map, *buf, rest[32];
+	int fd = open(path, O_RDONLY);
+	ssize_t n, m;
+
+	if (fd < 0)
+		die(path);
+	map = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (map == MAP_FAILED)
+		die("mmap");
+	if (mprotect(map + page, page, PROT_NONE))
+		die("mprotect");
+	buf = map + page - room;
+	n = pread(fd, buf, 32, 0);
+	if (n < 0)
+		die("pread");
+	m = pread(fd, rest, sizeof(rest), n);
+	if (m < 0)
+		die("pread");
+	printf("%.*s|%.*s", (int)n, buf, (int)m, rest);
+}
+
 int main(int argc, char **argv)
 {
 	pthread_t tids[64];
 	int threads = 1;
+	long room = 0;
 	int opt, i;
 
-	while ((opt = getopt(argc, argv, "ot:n:")) != -1) {
+	while ((opt = getopt(argc, argv, "ot:n:e:")) != -1) {
 		switch (opt) {
+		case 'e':
+			room = atol(optarg);
+			if (room < 1 || room > 32)
+				goto usage;
+			break;
 		case 'o':
 			reopen = 1;
 			break;
@@ -87,6 +125,10 @@ int main(int argc, char **argv)
 	if (optind != argc - 1 || threads < 1 || threads > 64 || count < 0)
 		goto usage;
 	path = argv[optind];
+	if (room) {
+		edge(room);
+		return fflush(stdout) ? 1 : 0;
+	}
 	if (!reopen) {
 		shared_fd = open(path, O_RDONLY);
 		if (shared_fd < 0)
@@ -103,6 +145,7 @@ int main(int argc, char **argv)
 		die("stdout");
 	return 0;
 usage:
-	fprintf(stderr, "usage: lwnfs-reader [-o] [-t THREADS] [-n COUNT] FILE\n");
+	fprintf(stderr, "usage: lwnfs-reader [-o] [-t THREADS] [-n COUNT] FILE\n"
+		"       lwnfs-reader -e ROOM FILE (ROOM: 1 to 32 bytes)\n");
 	return 2;
 }
