@@ -20,20 +20,18 @@ boots=${LWNFS_BENCH_BOOTS:-1}
 }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-if [ "$boots" = 1 ]; then
-	harness/run-guest.sh -b tests/lwnfs-bench -o "$out" -- harness/guest/bench.sh
-	rm -f bench-[0-9]*.json
-	mv "$out/bench.json" bench.json
-	exit 0
-fi
 files=()
 for ((i = 1; i <= boots; i++)); do
-	echo "bench: boot $i of $boots"
+	[ "$boots" = 1 ] || echo "bench: boot $i of $boots"
 	harness/run-guest.sh -b tests/lwnfs-bench -o "$out" -- harness/guest/bench.sh
 	mv "$out/bench.json" "$out/bench-$i.json"
 	files+=("$out/bench-$i.json")
 done
-harness/bench-boots.pl "$out/bench.json" "${files[@]}"
+if [ "$boots" = 1 ]; then
+	mv "$out/bench-1.json" "$out/bench.json"
+else
+	harness/bench-boots.pl "$out/bench.json" "${files[@]}"
+fi
 # Only now, with every boot's figures in hand, the last bench's go.
 rm -f bench-[0-9]*.json
 mv "$out"/bench*.json .

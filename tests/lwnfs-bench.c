@@ -78,6 +78,15 @@ static double median(const double *runs)
 	return sorted[RUNS / 2];
 }
 
+static void add_figure(struct figure fg)
+{
+	if (nfigures == (int)(sizeof(figures) / sizeof(figures[0]))) {
+		fprintf(stderr, "lwnfs-bench: more figures than figures[] holds\n");
+		exit(1);
+	}
+	figures[nfigures++] = fg;
+}
+
 /* The median of @runs of @calls calls each, with the lowest and highest. */
 static void record(const char *key, const char *what, const char *unit,
 		   const double *runs, long calls)
@@ -85,17 +94,15 @@ static void record(const char *key, const char *what, const char *unit,
 	double sorted[RUNS];
 
 	sort_runs(runs, sorted);
-	figures[nfigures++] = (struct figure){ key, what, unit,
-					       sorted[RUNS / 2], sorted[0],
-					       sorted[RUNS - 1], calls };
+	add_figure((struct figure){ key, what, unit, sorted[RUNS / 2],
+				    sorted[0], sorted[RUNS - 1], calls });
 }
 
 /* A figure found once: a size, or a ratio of medians. */
 static void record_one(const char *key, const char *what, const char *unit,
 		       double value)
 {
-	figures[nfigures++] = (struct figure){ key, what, unit, value, value,
-					       value, 0 };
+	add_figure((struct figure){ key, what, unit, value, value, value, 0 });
 }
 
 static int xopen(const char *path, int flags)
