@@ -38,7 +38,8 @@ struct figure {
 	long calls;		/* calls a run (a thread's), for a timing */
 };
 
-static struct figure figures[32];
+#define MAX_FIGURES 32
+static struct figure figures[MAX_FIGURES];
 static int nfigures;
 static const char *mnt, *scratch;
 
@@ -80,7 +81,7 @@ static double median(const double *runs)
 
 static void add_figure(struct figure fg)
 {
-	if (nfigures == (int)(sizeof(figures) / sizeof(figures[0]))) {
+	if (nfigures == MAX_FIGURES) {
 		fprintf(stderr, "lwnfs-bench: more figures than figures[] holds\n");
 		exit(1);
 	}
@@ -92,10 +93,13 @@ static void record(const char *key, const char *what, const char *unit,
 		   const double *runs, long calls)
 {
 	double sorted[RUNS];
+	struct figure fg = { key, what, unit, 0, 0, 0, calls };
 
 	sort_runs(runs, sorted);
-	add_figure((struct figure){ key, what, unit, sorted[RUNS / 2],
-				    sorted[0], sorted[RUNS - 1], calls });
+	fg.median = sorted[RUNS / 2];
+	fg.min = sorted[0];
+	fg.max = sorted[RUNS - 1];
+	add_figure(fg);
 }
 
 /* A figure found once: a size, or a ratio of medians. */
