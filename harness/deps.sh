@@ -1,13 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/deps.sh [lint|debug|foreign]
+# Usage: harness/deps.sh [lint|debug|foreign|i386]
 # Install what building lwnfs and booting its test guests needs (with
 # "lint": what make lint needs; "debug": what building a kernel and
 # fuzzing need; "foreign": what making ARM roots under qemu-user and
-# booting ARM guests need), from Debian's archive: only what is
-# missing, so a second run does nothing.  Not root: print the one apt
-# command to run instead.
+# booting ARM guests need; "i386": what running the i386 root's programs
+# needs), from Debian's archive: only what is missing, so a second run
+# does nothing.  Not root: print the one apt command to run instead.
+#
+# i386: a host whose kernel runs 32-bit x86 programs runs the root's
+# natively; one that does not (arch-test says so, whatever its kernel's
+# CONFIG_IA32_EMULATION) runs them through qemu-user, qemu-i386-static
+# registered with binfmt_misc.  LWNFS_I386=qemu takes the qemu-user path
+# on any host.  Either way one line says which path was taken.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -55,16 +61,60 @@ fi
 if [ "${1:-}" = foreign ]; then
 	extra+=(qemu-system-arm qemu-user-static binfmt-support)
 fi
+# i386 natively unless the host cannot, or LWNFS_I386=qemu says not to.
+# The handler an earlier LWNFS_I386=qemu left would hide a host that can:
+# it is turned off for the question, and on again when the answer is no.
+i386=native handler=/proc/sys/fs/binfmt_misc/qemu-i386
+if [ "${1:-}" = i386 ]; then
+	[ "${LWNFS_I386:-}" = qemu ] || [ ! -e "$handler" ] || echo 0 >"$handler"
+	if [ "${LWNFS_I386:-}" = qemu ] || ! arch-test i386 >/dev/null 2>&1; then
+		i386=qemu
+		extra+=(qemu-user-static)
+	fi
+fi
 mapfile -t need < <(missing "${extra[@]}")
 install "${need[@]}"
-if [ "${1:-}" = foreign ]; then
-	# qemu-user runs ARM programs through the kernel's binfmt_misc.
+
+# binfmt_misc WHAT: mount the kernel's binfmt_misc, through which
+# qemu-user runs foreign programs, or say why WHAT cannot be done here.
+binfmt_misc() {
 	grep -qw binfmt_misc /proc/filesystems || {
-		echo "deps: this host's kernel has no binfmt_misc: ARM roots cannot be made here" >&2
+		echo "deps: this host's kernel has no binfmt_misc: $1 cannot be made here" >&2
 		exit 1
 	}
 	[ -e /proc/sys/fs/binfmt_misc/status ] ||
-		mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc
+		mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc || {
+		echo "deps: cannot mount binfmt_misc on /proc/sys/fs/binfmt_misc: $1 cannot be made here" >&2
+		exit 1
+	}
+}
+
+if [ "$i386" = qemu ]; then
+	binfmt_misc "the i386 root"
+	# binfmt-support registers no qemu-i386 on an amd64 host (it takes
+	# i386 for native), so register it here, as qemu's
+	# scripts/qemu-binfmt-conf.sh would: the ELF32 i386 magic and mask;
+	# F opens the interpreter now, so a chroot needs no copy of it.  Named
+	# qemu-i386, mmdebstrap sees the F and copies nothing in either.
+	magic='\x7fELF\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x03\x00'
+	mask='\xff\xff\xff\xff\xff\xfe\xfe\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff'
+	if [ ! -e "$handler" ]; then
+		echo ":qemu-i386:M::$magic:$mask:/usr/bin/qemu-i386-static:F" \
+			>/proc/sys/fs/binfmt_misc/register
+	fi
+	grep -qx enabled "$handler" || echo 1 >"$handler"
+	arch-test i386 >/dev/null 2>&1 || {
+		echo "deps: i386 programs do not run here even through qemu-user ($handler)" >&2
+		exit 1
+	}
+	why="this host cannot run them"
+	[ "${LWNFS_I386:-}" != qemu ] || why="LWNFS_I386=qemu"
+	echo "deps: i386 programs run through qemu-user, qemu-i386-static via binfmt_misc ($why)" >&2
+elif [ "${1:-}" = i386 ]; then
+	echo "deps: i386 programs run natively on this host" >&2
+fi
+if [ "${1:-}" = foreign ]; then
+	binfmt_misc "ARM roots"
 	for a in arm64 armhf; do
 		arch-test "$a" >/dev/null 2>&1 || update-binfmts --enable >/dev/null 2>&1 || true
 		arch-test "$a" >/dev/null 2>&1 || {

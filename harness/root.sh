@@ -54,7 +54,8 @@ case $name in
 bullseye | bookworm | trixie | sid) ;;
 trixie-rt) suite=trixie flavour=rt-amd64 ;;
 next) suite=sid ;;
-# 32-bit x86: runs on this host's CPU, no emulation.
+# 32-bit x86: natively where the host's kernel runs i386 programs, else
+# under qemu-user as the ARM roots are (deps.sh i386 decides and says).
 bookworm-i386) suite=bookworm arch=i386 flavour=686-pae ;;
 # Foreign architectures: mmdebstrap runs the root's maintainer scripts
 # (and root-build.sh its compiler) under qemu-user through binfmt_misc.
@@ -70,9 +71,11 @@ trixie-cross) suite=trixie gcc=14 foreign=arm64:arm64 ;;
 	exit 2 ;;
 esac
 # An ARM root's programs, and its guest, need qemu-user with binfmt_misc
-# and qemu-system-arm: deps.sh installs them, or says in one line why not.
+# and qemu-system-arm; an i386 root's programs need the host or qemu-user:
+# deps.sh installs what is needed, or says in one line why it cannot.
 case $arch in
 arm64 | armhf) "$here/deps.sh" foreign >&2 ;;
+i386) "$here/deps.sh" i386 >&2 ;;
 esac
 # One package cache per architecture (amd64's keeps its old place): each
 # root copies the whole cache in, and a foreign one would only weigh.
@@ -179,10 +182,12 @@ record=$pkgs${foreign:+ headers:$foreign}
 
 # Under qemu-user the kernel package's mkinitramfs takes minutes (a few
 # hundred emulated processes), for an image the guest never uses: vm.sh
-# boots an initramfs of its own.  In an emulated root update-initramfs is
-# diverted to true before the kernel package comes.
+# boots an initramfs of its own.  In a root of another architecture than
+# the host's (emulated, or i386 whichever way it runs, so that its root is
+# the same on every host) update-initramfs is diverted to true before the
+# kernel package comes.
 case $arch in
-amd64 | i386) ;;
+amd64) ;;
 *)
 	# shellcheck disable=SC2016 # mmdebstrap's shell expands the hook
 	opts+=(--essential-hook='chroot "$1" dpkg-divert --quiet --local --rename \
