@@ -11,6 +11,7 @@ READER := tests/lwnfs-reader
 BENCH := tests/lwnfs-bench
 FUZZ := tests/lwnfs-fuzz
 FAULT := tests/lwnfs-fault
+IO := tests/lwnfs-io
 
 # The one version string is LWNFS_VERSION in lwnfs.h; dkms.conf and
 # debian/changelog repeat it and tests/50-packaging.bats keeps them equal.
@@ -33,9 +34,9 @@ modules:
 
 # The C test helpers, for the targets that boot a guest: not part of a
 # user's build, so a newer compiler's warning never fails that.
-test-programs: $(READER) $(BENCH) $(FUZZ) $(FAULT)
+test-programs: $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO)
 
-$(READER) $(BENCH) $(FUZZ) $(FAULT): %: %.c
+$(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO): %: %.c
 	$(CC) -O2 -Wall -Wextra -Werror -pthread -o $@ $<
 
 # kbuild knows what it wrote (newer ones also .module-common.o); without
@@ -45,7 +46,7 @@ clean:
 		rm -f *.o .*.o *.ko *.mod *.mod.c .*.cmd .*.d Module.symvers \
 			modules.order conftest.h; \
 		rm -rf .tmp_versions; fi
-	rm -f $(READER) $(BENCH) $(FUZZ) $(FAULT) bench.json bench-[0-9]*.json
+	rm -f $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) bench.json bench-[0-9]*.json
 	rm -rf build
 
 # extra/ on every kernel: newer kbuilds default to updates/.

@@ -98,6 +98,15 @@ int lwnfs_probe(struct mnt_idmap *idmap, struct inode *d,
 const struct inode_operations lwnfs_probe_iops = { .rename = lwnfs_probe };
 EOF
 
+# 6.5, 33b8a0a8e9d5 "splice: Add a func to do a splice from a buffered
+# file without ITER_PIPE" (copy_splice_read(); generic_file_splice_read()
+# went in the same release).
+probe COPY_SPLICE_READ <<'EOF'
+const struct file_operations lwnfs_probe_fops = {
+	.splice_read = copy_splice_read,
+};
+EOF
+
 # 6.6, 9b6304c1d537 "fs: add ctime accessors infrastructure"
 # (Debian's 5.10 and 6.1 have it too, from stable).
 probe INODE_SET_CTIME_CURRENT <<'EOF'

@@ -18,7 +18,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
-#include <linux/uaccess.h>
+#include <linux/uio.h>
 
 #include "lwnfs.h"
 
@@ -44,7 +44,7 @@ enum lwnfs_param {
 
 /* Mount options, as parsed for one mount or remount. */
 struct lwnfs_options {
-	kuid_t uid;		/* owner of every inode */
+	kuid_t uid;		/* owner of the built-in tree */
 	kgid_t gid;
 	umode_t mode;		/* of the root directory */
 	unsigned int max_counters;	/* user-made counters and directories */
@@ -53,7 +53,7 @@ struct lwnfs_options {
 
 /* One per superblock: the options in force and what users made. */
 struct lwnfs_sb {
-	struct mutex lock;	/* orders option changes against new inodes */
+	struct mutex lock;	/* orders option changes against their readers */
 	struct lwnfs_options opts;
 	atomic_t made;		/* user-made counters and directories */
 	atomic_long_t next_ino;
@@ -77,7 +77,7 @@ struct lwnfs_file {
 
 static int lwnfs_open(struct inode *inode, struct file *file)
 {
-	struct lwnfs_file *lf = kzalloc(sizeof(*lf), GFP_KERNEL);
+	struct lwnfs_file *lf = kzalloc(sizeof(*lf), GFP_KERNEL_ACCOUNT);
 
 	if (!lf)
 		return -ENOMEM;
@@ -113,72 +113,83 @@ static char *lwnfs_format(char *end, s64 value)
 
 /*
  * Take the next value of @counter into @value for a read at position 0,
- * its text copied to @buf first: a value is taken only once its text is
+ * its text copied to @to first: a value is taken only once its text is
  * out, so that a buffer that cannot be written takes none.  When another
- * reader or a write changes the counter first, the copy is made again for
- * the value it holds then.  Returns the bytes copied or an error.
+ * reader or a write changes the counter first, the copy is taken back and
+ * made again for the value it holds then.  Returns the bytes copied, all
+ * the text or as much of it as @to has room for, or an error.
  */
-static ssize_t lwnfs_take(atomic64_t *counter, char __user *buf,
-			  size_t count, s64 *value)
+static ssize_t lwnfs_take(atomic64_t *counter, struct iov_iter *to,
+			  s64 *value)
 {
 	char text[LWNFS_TEXT_MAX], *end = text + sizeof(text), *start;
 	s64 next = atomic64_read(counter);
 	size_t len;
 
-	do {
+	for (;;) {
 		/* S64_MAX is never handed out: its successor cannot be stored. */
 		if (next == S64_MAX)
 			return -EOVERFLOW;
 		start = lwnfs_format(end, next);
-		len = min_t(size_t, count, end - start);
-		len -= copy_to_user(buf, start, len);
+		len = copy_to_iter(start, end - start, to);
 		if (!len)
 			return -EFAULT;
-	} while (!atomic64_try_cmpxchg(counter, &next, next + 1));
+		if (atomic64_try_cmpxchg(counter, &next, next + 1))
+			break;
+		iov_iter_revert(to, len);
+	}
 	*value = next;
 	return len;
 }
 
 /*
  * A read further on: the rest of the text of the value this file took
- * last, so that a short read still counts once.
+ * last, so that a short read still counts once.  Threads sharing the
+ * file share that value: the rest is of whichever read at 0 came last.
  */
-static ssize_t lwnfs_read_rest(struct lwnfs_file *lf, char __user *buf,
-			       size_t count, loff_t *ppos)
+static ssize_t lwnfs_read_rest(struct lwnfs_file *lf, struct kiocb *iocb,
+			       struct iov_iter *to)
 {
 	char text[LWNFS_TEXT_MAX], *end = text + sizeof(text), *start;
+	size_t copied;
 
-	/* pairs with the release in lwnfs_read(): @taken true, @value is set */
+	/* pairs with the release in lwnfs_read_iter(): @taken true, @value set */
 	if (!smp_load_acquire(&lf->taken))
 		return 0;
 	start = lwnfs_format(end, atomic64_read(&lf->value));
-	return simple_read_from_buffer(buf, count, ppos, start, end - start);
+	if (iocb->ki_pos >= end - start)
+		return 0;
+	copied = copy_to_iter(start + iocb->ki_pos, end - start - iocb->ki_pos,
+			      to);
+	if (!copied)
+		return -EFAULT;
+	iocb->ki_pos += copied;
+	return copied;
 }
 
 /*
  * A read at position 0 takes a value with one atomic compare-and-exchange
- * (lwnfs_take()), so no two readers ever see the same value and none is
- * lost.  Threads sharing a file each copy out the value they took
- * themselves; the file's @value only serves the reads further on.
+ * (lwnfs_take()), so no two reads at 0 ever see the same value and none
+ * is lost.  One read is one value whatever carries it: read(2), readv(2)
+ * with several buffers, splice(2), sendfile(2), io_uring.
  */
-static ssize_t lwnfs_read(struct file *file, char __user *buf, size_t count,
-			  loff_t *ppos)
+static ssize_t lwnfs_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
-	struct lwnfs_file *lf = file->private_data;
+	struct lwnfs_file *lf = iocb->ki_filp->private_data;
 	ssize_t copied;
 	s64 value;
 
-	if (!count)
+	if (!iov_iter_count(to))
 		return 0;
-	if (*ppos != 0)
-		return lwnfs_read_rest(lf, buf, count, ppos);
-	copied = lwnfs_take(file_inode(file)->i_private, buf, count, &value);
+	if (iocb->ki_pos != 0)
+		return lwnfs_read_rest(lf, iocb, to);
+	copied = lwnfs_take(file_inode(iocb->ki_filp)->i_private, to, &value);
 	if (copied < 0)
 		return copied;
 	atomic64_set(&lf->value, value);
 	/* @value is set before @taken reads true: pairs with lwnfs_read_rest() */
 	smp_store_release(&lf->taken, true);
-	*ppos = copied;
+	iocb->ki_pos = copied;
 	return copied;
 }
 
@@ -187,17 +198,17 @@ static ssize_t lwnfs_read(struct file *file, char __user *buf, size_t count,
  * at most one trailing newline, written in one go at position 0.  Anything
  * else is refused and leaves the counter as it was.
  */
-static ssize_t lwnfs_write(struct file *file, const char __user *buf,
-			   size_t count, loff_t *ppos)
+static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
-	struct inode *inode = file_inode(file);
+	struct inode *inode = file_inode(iocb->ki_filp);
+	size_t count = iov_iter_count(from);
 	char text[LWNFS_WRITE_MAX + 1];
 	s64 value;
 	int err;
 
-	if (*ppos != 0 || count > LWNFS_WRITE_MAX)
+	if (iocb->ki_pos != 0 || count > LWNFS_WRITE_MAX)
 		return -EINVAL;
-	if (copy_from_user(text, buf, count))
+	if (copy_from_iter(text, count, from) != count)
 		return -EFAULT;
 	text[count] = '\0';
 	if (strlen(text) != count)	/* a NUL byte inside */
@@ -210,17 +221,38 @@ static ssize_t lwnfs_write(struct file *file, const char __user *buf,
 	inode_lock(inode);
 	inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
 	inode_unlock(inode);
-	*ppos += count;
+	iocb->ki_pos += count;
 	return count;
 }
 
+/* No FMODE_NOWAIT: io_uring's reads and writes run in its own threads. */
 static const struct file_operations lwnfs_counter_fops = {
 	.owner		= THIS_MODULE,
 	.open		= lwnfs_open,
 	.release	= lwnfs_release,
-	.read		= lwnfs_read,
-	.write		= lwnfs_write,
+	.read_iter	= lwnfs_read_iter,
+	.write_iter	= lwnfs_write_iter,
+	.splice_read	= copy_splice_read,
 	.llseek		= generic_file_llseek,
+	.fsync		= noop_fsync,	/* nothing to write back */
+};
+
+/*
+ * A counter's size means nothing: it stays 0, as /proc's and sysfs's
+ * files do, whatever a read returns.  Truncating to 0, as O_TRUNC does
+ * for "echo 5 > counter", is accepted and leaves the value alone; any
+ * other size is refused with EINVAL before anything changes.
+ */
+static int lwnfs_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
+			 struct iattr *attr)
+{
+	if ((attr->ia_valid & ATTR_SIZE) && attr->ia_size)
+		return -EINVAL;
+	return simple_setattr(idmap, dentry, attr);
+}
+
+static const struct inode_operations lwnfs_counter_iops = {
+	.setattr	= lwnfs_iop_setattr,
 };
 
 static const struct inode_operations lwnfs_dir_iops;
@@ -237,27 +269,26 @@ static bool lwnfs_builtin(const struct inode *inode)
 	return false;
 }
 
-/* A new counter or directory inode, owned as the mount options say. */
+/*
+ * A new counter or directory inode, owned by root: the built-in tree's
+ * owner is then set by the mount options, a made entry's by its creator.
+ */
 static struct inode *lwnfs_new_inode(struct super_block *sb, umode_t mode,
 				     unsigned long ino, atomic64_t *counter)
 {
-	struct lwnfs_sb *sbi = sb->s_fs_info;
 	struct inode *inode = new_inode(sb);
 
 	if (!inode)
 		return NULL;
 	inode->i_ino = ino;
 	inode->i_mode = mode;
-	mutex_lock(&sbi->lock);
-	inode->i_uid = sbi->opts.uid;
-	inode->i_gid = sbi->opts.gid;
-	mutex_unlock(&sbi->lock);
 	simple_inode_init_ts(inode);
 	if (S_ISDIR(mode)) {
 		inode->i_op = &lwnfs_dir_iops;
 		inode->i_fop = &simple_dir_operations;
 		inc_nlink(inode);		/* "." */
 	} else {
+		inode->i_op = &lwnfs_counter_iops;
 		inode->i_fop = &lwnfs_counter_fops;
 		inode->i_private = counter;
 	}
@@ -313,9 +344,13 @@ static bool lwnfs_reserve(struct lwnfs_sb *sbi)
 /*
  * User-made counters and directories.  Each takes one of the superblock's
  * max_counters slots until it is removed; a counter's value is allocated
- * with it and freed when its inode is evicted.
+ * with it, charged to its creator's memory cgroup, and freed when its
+ * inode is evicted.  Each belongs to its creator, as on every filesystem:
+ * inode_init_owner() gives it the caller's fsuid, and the group of a
+ * set-group-ID directory or else the caller's fsgid.
  */
-static int lwnfs_make(struct inode *dir, struct dentry *dentry, umode_t mode)
+static int lwnfs_make(struct mnt_idmap *idmap, struct inode *dir,
+		      struct dentry *dentry, umode_t mode)
 {
 	struct lwnfs_sb *sbi = dir->i_sb->s_fs_info;
 	atomic64_t *counter = NULL;
@@ -325,7 +360,7 @@ static int lwnfs_make(struct inode *dir, struct dentry *dentry, umode_t mode)
 	if (!lwnfs_reserve(sbi))
 		return -ENOSPC;
 	if (S_ISREG(mode)) {
-		counter = kzalloc(sizeof(*counter), GFP_KERNEL);
+		counter = kzalloc(sizeof(*counter), GFP_KERNEL_ACCOUNT);
 		if (!counter)
 			goto undo;
 	}
@@ -333,6 +368,7 @@ static int lwnfs_make(struct inode *dir, struct dentry *dentry, umode_t mode)
 				atomic_long_inc_return(&sbi->next_ino), counter);
 	if (!inode)
 		goto free;
+	inode_init_owner(idmap, inode, dir, mode);
 	if (S_ISDIR(mode))
 		inc_nlink(dir);
 	inode_set_mtime_to_ts(dir, inode_set_ctime_current(dir));
@@ -348,14 +384,15 @@ undo:
 static int lwnfs_create(struct mnt_idmap *idmap, struct inode *dir,
 			struct dentry *dentry, umode_t mode)
 {
-	return lwnfs_make(dir, dentry, S_IFREG | (mode & S_IALLUGO));
+	return lwnfs_make(idmap, dir, dentry, S_IFREG | (mode & S_IALLUGO));
 }
 
 /* NULL (ERR_PTR(0)) tells the VFS the dentry it gave us is the new one. */
 static struct dentry *lwnfs_mkdir(struct mnt_idmap *idmap, struct inode *dir,
 				  struct dentry *dentry, umode_t mode)
 {
-	return ERR_PTR(lwnfs_make(dir, dentry, S_IFDIR | (mode & S_IALLUGO)));
+	return ERR_PTR(lwnfs_make(idmap, dir, dentry,
+				  S_IFDIR | (mode & S_IALLUGO)));
 }
 
 static int lwnfs_unlink(struct inode *dir, struct dentry *dentry)
@@ -456,8 +493,8 @@ static const struct super_operations lwnfs_super_ops = {
  * mounts share one, so a second mount's options must reach it too.  An
  * option not given changes nothing.  uid=, gid= and mode= are the owner
  * and mode of the fixed tree (mode= of its root only), as tmpfs's are of
- * its root; what users make is theirs, chown and chmod included, and new
- * entries are owned as the options in force say.  Only the fixed tree's
+ * its root; what users make belongs to its creator (lwnfs_make()), chown
+ * and chmod included.  Only the fixed tree's
  * four inodes are changed, each under its inode lock, as setattr does.
  */
 static void lwnfs_apply(struct super_block *sb, const struct lwnfs_options *o)
@@ -478,8 +515,8 @@ static void lwnfs_apply(struct super_block *sb, const struct lwnfs_options *o)
 	mutex_unlock(&sbi->lock);
 
 	/*
-	 * Not under sbi->lock, which ->create takes under its directory's
-	 * lock.  Both callers hold s_umount, so two never interleave.
+	 * Each inode under its own lock, as setattr changes it.  Both
+	 * callers hold s_umount, so two never interleave.
 	 */
 	for (i = 0; i < LWNFS_NR_BUILTIN; i++) {
 		inode = sbi->builtin[i];

@@ -59,6 +59,15 @@ static inline struct dentry *d_make_persistent(struct dentry *dentry,
 #define kill_anon_super kill_litter_super
 #endif
 
+/*
+ * 6.5 made splice read through ->read_iter into pages of its own with
+ * copy_splice_read(); before, generic_file_splice_read() did the same
+ * through a pipe iterator.
+ */
+#ifndef LWNFS_HAVE_COPY_SPLICE_READ
+#define copy_splice_read generic_file_splice_read
+#endif
+
 /* 6.6 hid i_ctime behind inode_set_ctime_current() (and Debian's 6.1 has it). */
 #ifndef LWNFS_HAVE_INODE_SET_CTIME_CURRENT
 static inline struct timespec64 inode_set_ctime_current(struct inode *inode)
@@ -140,9 +149,18 @@ static struct dentry *lwnfs_mkdir(struct mnt_idmap *idmap, struct inode *dir,
 static int lwnfs_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 			struct dentry *old_dentry, struct inode *new_dir,
 			struct dentry *new_dentry, unsigned int flags);
+static int lwnfs_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
+			 struct iattr *attr);
 
+/*
+ * Before 5.12 neither the inode operations nor the helpers they call
+ * (simple_rename(), simple_setattr(), inode_init_owner(): the same
+ * series) take the mount's namespace.
+ */
 #if !defined(LWNFS_HAVE_IOP_IDMAP) && !defined(LWNFS_HAVE_IOP_USERNS)
 #define simple_rename(idmap, ...) simple_rename(__VA_ARGS__)
+#define simple_setattr(idmap, ...) simple_setattr(__VA_ARGS__)
+#define inode_init_owner(idmap, ...) inode_init_owner(__VA_ARGS__)
 
 static inline int lwnfs_iop_create(struct inode *dir, struct dentry *dentry,
 				   umode_t mode, bool excl)
@@ -164,8 +182,14 @@ static inline int lwnfs_iop_rename(struct inode *old_dir,
 	return lwnfs_rename(NULL, old_dir, old_dentry, new_dir, new_dentry,
 			    flags);
 }
+
+static inline int lwnfs_iop_setattr(struct dentry *dentry, struct iattr *attr)
+{
+	return lwnfs_setattr(NULL, dentry, attr);
+}
 #else
 #define lwnfs_iop_rename lwnfs_rename
+#define lwnfs_iop_setattr lwnfs_setattr
 
 #ifdef LWNFS_HAVE_IOP_CREATE_NO_EXCL
 #define lwnfs_iop_create lwnfs_create

@@ -1,0 +1,199 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# What every Linux filesystem does, held to what the kernel's own do:
+# owners of new inodes, truncate, fsync, the iterator I/O paths (readv,
+# splice, sendfile, io_uring), read-only mounts and memory accounting.
+
+load helpers
+
+IO=$TREE/tests/lwnfs-io
+
+setup() {
+	load_lwnfs
+}
+
+teardown() {
+	unload_lwnfs
+	if [ -d /sys/fs/cgroup/lwnfs-test ]; then
+		rmdir /sys/fs/cgroup/lwnfs-test
+	fi
+}
+
+# as UID CMD...: run CMD as UID, its group UID too, no other groups.
+as() {
+	local id=$1
+	shift
+	setpriv --reuid="$id" --regid="$id" --clear-groups "$@"
+}
+
+# make_file PATH MODE / make_dir PATH MODE: create with exactly MODE
+# (umask 0), as open(O_CREAT) and mkdir(2) ask for it.
+make_file() {
+	perl -e 'use Fcntl; umask 0;
+		sysopen(my $fh, $ARGV[0], O_CREAT | O_EXCL | O_WRONLY, oct $ARGV[1])
+			or die "$ARGV[0]: $!\n"' "$@"
+}
+
+make_dir() {
+	perl -e 'umask 0; mkdir($ARGV[0], oct $ARGV[1]) or die "$ARGV[0]: $!\n"' "$@"
+}
+
+@test "new entries belong to their creator; uid= and gid= own the built-in tree only" {
+	mount -o remount,uid=1000,gid=100 "$MNT"
+	touch "$MNT/made"
+	mkdir "$MNT/dir"
+	run stat -c '%u:%g' "$MNT" "$C" "$MNT/subdir" "$MNT/subdir/subcounter" \
+		"$MNT/made" "$MNT/dir"
+	[ "${lines[*]}" = "1000:100 1000:100 1000:100 1000:100 0:0 0:0" ]
+	# The mode asked for, less the umask, as on every filesystem.
+	run stat -c '%a' "$MNT/made" "$MNT/dir"
+	[ "${lines[*]}" = "644 755" ]
+}
+
+@test "on a mode=1777 mount a user's set-user-ID file is the user's, and the user's to remove" {
+	mount -o remount,mode=1777 "$MNT"
+	as 1000 bash -c "$(declare -f make_file make_dir); make_file $MNT/suid 4755; make_dir $MNT/d 755"
+	run stat -c '%u %g %a' "$MNT/suid" "$MNT/d"
+	[ "${lines[*]}" = "1000 1000 4755 1000 1000 755" ]
+	# The sticky root: another user may not remove them, their owner may.
+	run as 1001 rm -f "$MNT/suid"
+	[[ $output == *"Operation not permitted"* ]]
+	run as 1001 rmdir "$MNT/d"
+	[[ $output == *"Operation not permitted"* ]]
+	as 1000 rm "$MNT/suid"
+	as 1000 rmdir "$MNT/d"
+	[ "$(cd "$MNT" && echo *)" = "counter subdir" ]
+}
+
+@test "a set-group-ID directory: its group for new entries, the bit for new directories" {
+	mkdir "$MNT/g"
+	chown 0:50 "$MNT/g"
+	chmod 2777 "$MNT/g"
+	# A user outside group 50 asks for set-group-ID: the VFS strips it.
+	as 1000 bash -c "$(declare -f make_file make_dir); make_file $MNT/g/f 2755; make_dir $MNT/g/d 755"
+	# Root may keep it (CAP_FSETID).
+	make_file "$MNT/g/rootf" 2755
+	run stat -c '%u %g %a' "$MNT/g/f" "$MNT/g/d" "$MNT/g/rootf"
+	[ "${lines[*]}" = "1000 50 755 1000 50 2755 0 50 2755" ]
+	# The directory carries the bit on: what is made in it is group 50's.
+	as 1000 mkdir "$MNT/g/d/inner"
+	[ "$(stat -c '%g %a' "$MNT/g/d/inner")" = "50 2755" ]
+}
+
+@test "truncate to 0 (O_TRUNC) keeps the value; any other size: EINVAL, nothing changed" {
+	echo 7 >"$C"
+	touch "$MNT/made"
+	for f in "$C" "$MNT/made"; do
+		echo 7 >"$f"
+		touch -d '2001-01-01 00:00:00' "$f"
+		run truncate -s 1G "$f"
+		[[ $output == *"Invalid argument"* ]]
+		run truncate -s 1 "$f"
+		[[ $output == *"Invalid argument"* ]]
+		[ "$(stat -c '%s %Y' "$f")" = "0 978307200" ]
+		[ "$(cat "$f")" = 7 ]
+		truncate -s 0 "$f"
+		: >"$f"
+		[ "$(stat -c %s "$f")" = 0 ]
+		[ "$(cat "$f")" = 8 ]
+	done
+	# ftruncate(2) on an open file, as an editor would.
+	run perl -e 'open(my $fh, "+<", $ARGV[0]) or die "$!\n";
+		print truncate($fh, 5) ? "ok" : "$!", "\n";
+		print truncate($fh, 0) ? "ok" : "$!", "\n"' "$C"
+	[ "${lines[*]}" = "Invalid argument ok" ]
+	[ "$(cat "$C")" = 9 ]
+}
+
+@test "fsync(2), fdatasync(2) and dd conv=fsync succeed; sync of a directory too" {
+	run "$IO" fsync "$C"
+	[ "$status" = 0 ]
+	[ "$output" = ok ]
+	echo 5 | dd of="$C" conv=fsync status=none
+	[ "$(cat "$C")" = 5 ]
+	sync "$MNT" "$MNT/subdir" "$C"
+}
+
+@test "readv(2) into three buffers takes one value" {
+	echo 123 >"$C"
+	run "$IO" readv "$C"
+	[ "$status" = 0 ]
+	[ "$output" = 123 ]
+	[ "$(cat "$C")" = 124 ]
+}
+
+@test "splice(2) and sendfile(2) from a counter take one value each" {
+	echo 50 >"$C"
+	run "$IO" splice "$C"
+	[ "$status" = 0 ]
+	[ "$output" = 50 ]
+	run "$IO" sendfile "$C"
+	[ "$status" = 0 ]
+	[ "$output" = 51 ]
+	[ "$(cat "$C")" = 52 ]
+}
+
+@test "io_uring reads from 4 submitters: 2000 values, distinct and contiguous" {
+	echo 1000 >"$C"
+	"$IO" uring 4 500 "$C" >/tmp/values
+	[ "$(wc -l </tmp/values)" = 2000 ]
+	[ "$(sort -n /tmp/values | uniq | wc -l)" = 2000 ]
+	[ "$(sort -n /tmp/values | head -n 1)" = 1000 ]
+	[ "$(sort -n /tmp/values | tail -n 1)" = 2999 ]
+	[ "$(cat "$C")" = 3000 ]
+}
+
+@test "each read at 0 takes a value; a read further on continues the file's last one" {
+	echo 123 >"$C"
+	# One open file: 1 byte at 0 takes 123; a read at 0 (lseek, as
+	# another thread sharing the file would) takes 124; the read at 1
+	# then continues 124, not 123: the rest belongs to the file.
+	perl -e 'open(my $fh, "<", $ARGV[0]) or die "$!\n";
+		sysread($fh, my $a, 1) // die "$!\n";
+		sysseek($fh, 0, 0) // die "$!\n";
+		sysread($fh, my $b, 32) // die "$!\n";
+		sysseek($fh, 1, 0) // die "$!\n";
+		sysread($fh, my $c, 32) // die "$!\n";
+		print "$a|$b|$c"' "$C" >/tmp/reads
+	[ "$(od -An -c /tmp/reads | tr -s ' ')" = " 1 | 1 2 4 \n | 2 4 \n" ]
+	[ "$(cat "$C")" = 125 ]
+}
+
+@test "a read-only mount: reads take values; writes, truncates and new entries: EROFS" {
+	echo 20 >"$C"
+	mount -o remount,ro "$MNT"
+	[ "$(cat "$C")" = 20 ]
+	[ "$(cat "$C")" = 21 ]
+	for cmd in "echo 5 >$C" "truncate -s 0 $C" "touch $MNT/new" "mkdir $MNT/d"; do
+		run bash -c "$cmd"
+		echo "$cmd: $output"
+		[[ $output == *"Read-only file system"* ]]
+	done
+	mount -o remount,rw "$MNT"
+	[ "$(cat "$C")" = 22 ]
+	[ ! -e "$MNT/new" ]
+}
+
+@test "a counter's value is charged to its creator's memory cgroup" {
+	grep -q cgroup2 /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup
+	grep -qw memory /sys/fs/cgroup/cgroup.controllers
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+	mkdir /sys/fs/cgroup/lwnfs-test
+	mount -o remount,max_counters=120000 "$MNT"
+	mkdir "$MNT/many"
+	# One process in the group makes 100000 counters.  Inodes and
+	# dentries are reclaimable slab; a value is kmalloc'd, unreclaimable,
+	# 8 bytes or more: 800 kB at least.  The group's figure may lag by
+	# the kernel's per-CPU batches (up to 128 kB a CPU), so half of that,
+	# 400 kB, must show; with no charge it stays near 0.
+	run bash -c 'echo $$ >/sys/fs/cgroup/lwnfs-test/cgroup.procs
+		slab() { awk "\$1 == \"slab_unreclaimable\" { print \$2 }" \
+			/sys/fs/cgroup/lwnfs-test/memory.stat; }
+		before=$(slab)
+		perl -e "for (1 .. 100000) { open(my \$fh, \">\", \"$1/\$_\") or die \"\$!\\n\" }"
+		echo $(($(slab) - before))' - "$MNT/many"
+	echo "slab_unreclaimable grew by $output bytes"
+	[ "$status" = 0 ]
+	[ "$output" -ge $((100000 * 4)) ]
+	rm -r "$MNT/many"
+}

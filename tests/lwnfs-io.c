@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lwnfs-io - read an lwnfs counter through the kernel's other I/O paths
+ *
+ * Usage: lwnfs-io readv FILE
+ *        lwnfs-io splice FILE
+ *        lwnfs-io sendfile FILE
+ *        lwnfs-io fsync FILE
+ *        lwnfs-io uring THREADS COUNT FILE
+ *
+ * readv: one readv(2) at position 0 into buffers of 1, 2 and 29 bytes.
+ * splice: one splice(2) of up to 64 bytes from FILE into a pipe.
+ * sendfile: one sendfile(2) of up to 64 bytes from FILE into a pipe.
+ * Each prints what arrived.  fsync: fsync(2) and fdatasync(2) on FILE
+ * open for reading and for writing; prints "ok" or the first error.
+ * uring: THREADS threads, each with an io_uring of its own (raw system
+ * calls, no liburing), submit COUNT reads of FILE at position 0 each,
+ * up to 32 in flight; every value read is printed, one per line.
+ * Exits non-zero when a call fails or a value's text is not
+ * "<number>\n".
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/io_uring.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#define TEXT 32		/* room for any value's text */
+#define DEPTH 32	/* reads in flight per ring */
+
+static const char *path;
+static long count;
+
+static void die(const char *what)
+{
+	fprintf(stderr, "lwnfs-io: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static int open_or_die(int flags)
+{
+	int fd = open(path, flags);
+
+	if (fd < 0)
+		die(path);
+	return fd;
+}
+
+/* Check that @buf holds one value's text, "<number>\n", and print it. */
+static void value(const char *buf, long n)
+{
+	char *end;
+
+	errno = 0;
+	if (n >= 2 && n < TEXT)
+		strtoll(buf, &end, 10);
+	if (n < 2 || n >= TEXT || errno || end != buf + n - 1 || *end != '\n') {
+		fprintf(stderr, "lwnfs-io: bad value text '%.*s'\n",
+			(int)(n > 0 && n < TEXT ? n : 0), buf);
+		exit(1);
+	}
+	fwrite(buf, 1, n, stdout);
+}
+
+static void do_readv(void)
+{
+	char a[1], b[2], c[TEXT - 3], all[TEXT];
+	struct iovec iov[] = { { a, sizeof(a) }, { b, sizeof(b) }, { c, sizeof(c) } };
+	int fd = open_or_die(O_RDONLY);
+	ssize_t n = preadv(fd, iov, 3, 0);
+
+	if (n < 0)
+		die("preadv");
+	memcpy(all, a, 1);
+	memcpy(all + 1, b, 2);
+	memcpy(all + 3, c, sizeof(c));
+	value(all, n);
+}
+
+/* splice or sendfile FILE into a pipe, then print what the pipe holds. */
+static void do_pipe(int use_sendfile)
+{
+	int fd = open_or_die(O_RDONLY), p[2];
+	char buf[TEXT + 64];
+	ssize_t n, m;
+
+	if (pipe(p))
+		die("pipe");
+	if (use_sendfile)
+		n = sendfile(p[1], fd, NULL, 64);
+	else
+		n = splice(fd, NULL, p[1], NULL, 64, 0);
+	if (n < 0)
+		die(use_sendfile ? "sendfile" : "splice");
+	close(p[1]);
+	m = read(p[0], buf, sizeof(buf));
+	if (m != n) {
+		fprintf(stderr, "lwnfs-io: %zd bytes moved, %zd in the pipe\n", n, m);
+		exit(1);
+	}
+	value(buf, m);
+}
+
+static void do_fsync(void)
+{
+	int modes[] = { O_RDONLY, O_WRONLY };
+	int i, fd;
+
+	for (i = 0; i < 2; i++) {
+		fd = open_or_die(modes[i]);
+		if (fsync(fd))
+			die("fsync");
+		if (fdatasync(fd))
+			die("fdatasync");
+		close(fd);
+	}
+	puts("ok");
+}
+
+/* One io_uring, mapped: just what reads at position 0 need. */
+struct ring {
+	int fd;
+	unsigned int *sq_head, *sq_tail, *sq_mask, *sq_array;
+	unsigned int *cq_head, *cq_tail, *cq_mask;
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqes;
+};
+
+static void *map_ring(int fd, size_t len, off_t off)
+{
+	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_POPULATE, fd, off);
+
+	if (p == MAP_FAILED)
+		die("mmap io_uring");
+	return p;
+}
+
+static void ring_setup(struct ring *r)
+{
+	struct io_uring_params p;
+	char *sq, *cq;
+
+	memset(&p, 0, sizeof(p));
+	r->fd = syscall(__NR_io_uring_setup, DEPTH, &p);
+	if (r->fd < 0)
+		die("io_uring_setup");
+	sq = map_ring(r->fd, p.sq_off.array + p.sq_entries * sizeof(unsigned int),
+		      IORING_OFF_SQ_RING);
+	cq = map_ring(r->fd, p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe),
+		      IORING_OFF_CQ_RING);
+	r->sqes = map_ring(r->fd, p.sq_entries * sizeof(struct io_uring_sqe),
+			   IORING_OFF_SQES);
+	r->sq_head = (unsigned int *)(sq + p.sq_off.head);
+	r->sq_tail = (unsigned int *)(sq + p.sq_off.tail);
+	r->sq_mask = (unsigned int *)(sq + p.sq_off.ring_mask);
+	r->sq_array = (unsigned int *)(sq + p.sq_off.array);
+	r->cq_head = (unsigned int *)(cq + p.cq_off.head);
+	r->cq_tail = (unsigned int *)(cq + p.cq_off.tail);
+	r->cq_mask = (unsigned int *)(cq + p.cq_off.ring_mask);
+	r->cqes = (struct io_uring_cqe *)(cq + p.cq_off.cqes);
+}
+
+/* Queue a read of up to TEXT - 1 bytes at 0 into @buf; @slot tags it. */
+static void ring_read(struct ring *r, int fd, char *buf, unsigned int slot)
+{
+	unsigned int tail = *r->sq_tail, i = tail & *r->sq_mask;
+	struct io_uring_sqe *sqe = &r->sqes[i];
+
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = IORING_OP_READ;
+	sqe->fd = fd;
+	sqe->addr = (unsigned long)buf;
+	sqe->len = TEXT - 1;
+	sqe->off = 0;
+	sqe->user_data = slot;
+	r->sq_array[i] = i;
+	__atomic_store_n(r->sq_tail, tail + 1, __ATOMIC_RELEASE);
+}
+
+static void *uring_thread(void *arg)
+{
+	static char bufs[64][DEPTH][TEXT];
+	long me = (long)arg, submitted = 0, done = 0;
+	int fd = open_or_die(O_RDONLY);
+	unsigned int head, slot, queued;
+	struct io_uring_cqe *cqe;
+	struct ring r;
+
+	ring_setup(&r);
+	while (done < count) {
+		/* a slot's last byte, which no read reaches, marks it in use */
+		queued = 0;
+		for (slot = 0; slot < DEPTH && submitted < count; slot++) {
+			if (bufs[me][slot][TEXT - 1])
+				continue;
+			bufs[me][slot][TEXT - 1] = 1;
+			ring_read(&r, fd, bufs[me][slot], slot);
+			submitted++;
+			queued++;
+		}
+		if (syscall(__NR_io_uring_enter, r.fd, queued, 1,
+			    IORING_ENTER_GETEVENTS, NULL, 0) < 0 && errno != EINTR)
+			die("io_uring_enter");
+		head = *r.cq_head;
+		while (head != __atomic_load_n(r.cq_tail, __ATOMIC_ACQUIRE)) {
+			cqe = &r.cqes[head & *r.cq_mask];
+			slot = cqe->user_data;
+			if (cqe->res < 0) {
+				errno = -cqe->res;
+				die("io_uring read");
+			}
+			flockfile(stdout);
+			value(bufs[me][slot], cqe->res);
+			funlockfile(stdout);
+			bufs[me][slot][TEXT - 1] = 0;
+			head++;
+			done++;
+		}
+		__atomic_store_n(r.cq_head, head, __ATOMIC_RELEASE);
+	}
+	close(fd);
+	close(r.fd);
+	return NULL;
+}
+
+static void do_uring(int threads)
+{
+	pthread_t tids[64];
+	long i;
+
+	for (i = 0; i < threads; i++) {
+		errno = pthread_create(&tids[i], NULL, uring_thread, (void *)i);
+		if (errno)
+			die("pthread_create");
+	}
+	for (i = 0; i < threads; i++)
+		pthread_join(tids[i], NULL);
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+	int threads;
+
+	if (argc == 3) {
+		path = argv[2];
+		if (!strcmp(cmd, "readv"))
+			do_readv();
+		else if (!strcmp(cmd, "splice"))
+			do_pipe(0);
+		else if (!strcmp(cmd, "sendfile"))
+			do_pipe(1);
+		else if (!strcmp(cmd, "fsync"))
+			do_fsync();
+		else
+			goto usage;
+	} else if (argc == 5 && !strcmp(cmd, "uring")) {
+		threads = atoi(argv[2]);
+		count = atol(argv[3]);
+		path = argv[4];
+		if (threads < 1 || threads > 64 || count < 1)
+			goto usage;
+		do_uring(threads);
+	} else {
+		goto usage;
+	}
+	if (fflush(stdout))
+		die("stdout");
+	return 0;
+usage:
+	fprintf(stderr, "usage: lwnfs-io readv|splice|sendfile|fsync FILE\n"
+		"       lwnfs-io uring THREADS COUNT FILE (THREADS: 1 to 64)\n");
+	return 2;
+}
