@@ -7,6 +7,15 @@
 KERNELRELEASE ?= $(shell uname -r)
 KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 
+# What builds or installs the module needs the headers of the kernel it is
+# for: without them, one line saying which package to install, before
+# anything is touched.
+ifneq ($(filter all modules install dkms-install,$(or $(MAKECMDGOALS),all)),)
+ifeq ($(wildcard $(KDIR)/Makefile),)
+$(error no headers of Linux $(KERNELRELEASE) in $(KDIR): apt install linux-headers-$(KERNELRELEASE))
+endif
+endif
+
 READER := tests/lwnfs-reader
 BENCH := tests/lwnfs-bench
 FUZZ := tests/lwnfs-fuzz
@@ -25,7 +34,7 @@ MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
 DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/lwnfs
 
 .PHONY: all modules test-programs clean install uninstall dkms-install dkms-remove deb \
-	demo vm check check-all check-debug mutants bench lint fuzz stress help
+	demo vm check check-all check-life check-debug mutants bench lint fuzz stress help
 
 all: modules
 
@@ -99,9 +108,16 @@ vm:
 check:
 	harness/check.sh
 
-# KERNELS="bullseye sid" make check-all runs a part of the matrix.
+# KERNELS="bullseye sid" make check-all runs a part of the matrix; the
+# DKMS-life suites follow, whatever the matrix found.
 check-all:
-	harness/matrix.sh
+	@status=0; harness/matrix.sh || status=1; \
+		harness/life.sh bookworm trixie || status=1; exit $$status
+
+# The life of lwnfs-dkms: package and kernel upgrades, no headers, autopkgtest.
+LIFE ?= bookworm trixie
+check-life:
+	harness/life.sh $(LIFE)
 
 check-debug:
 	harness/check-debug.sh
@@ -134,7 +150,8 @@ help:
 	@echo 'make demo      boot the distro kernel in QEMU and replay the article'
 	@echo 'make vm        the same, then an interactive shell in the guest'
 	@echo 'make check     build, then run the test suite in a QEMU guest'
-	@echo 'make check-all build and test on every Debian release'"'"'s own kernel'
+	@echo 'make check-all build and test on every Debian release'"'"'s own kernel, then check-life'
+	@echo 'make check-life  lwnfs-dkms through kernel and package upgrades, no headers, autopkgtest'
 	@echo 'make check-debug  suite, fuzz, stress, fault injection on a KASAN kernel; suite, stress on KCSAN'
 	@echo 'make mutants   run the module'"'"'s suites on each mutant of lwnfs.c in tests/mutants'
 	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck'

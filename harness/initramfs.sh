@@ -6,7 +6,8 @@
 # overlay modules (from MODROOT/lib/modules, default /; MODROOT's busybox
 # when it has one) and mounts the root
 # vm.sh shares read-only over 9p (the host's, or a Debian root made by
-# root.sh) under a tmpfs overlay as the guest's root.
+# root.sh) under a tmpfs overlay as the guest's root; with lwnfs_rw=1 on
+# the kernel command line (vm.sh -w), the shared root itself, writable.
 set -euo pipefail
 
 release=$1 out=$2 modroot=${3:-/}
@@ -44,10 +45,14 @@ cat >"$work/init" <<'INIT'
 mount -t proc proc /proc
 mount -t devtmpfs devtmpfs /dev
 while read -r m; do insmod "/lib/modules/$m" || echo "init: insmod $m failed"; done </lib/modules/order
-mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=512000 hostroot /lower
-mount -t tmpfs -o mode=0755 scratch /scratch
-mkdir -p /scratch/upper /scratch/work
-mount -t overlay -o lowerdir=/lower,upperdir=/scratch/upper,workdir=/scratch/work root /newroot
+if [ "${lwnfs_rw:-}" = 1 ]; then	# vm.sh -w: the root itself, written through
+	mount -t 9p -o trans=virtio,version=9p2000.L,rw,cache=mmap,msize=512000 hostroot /newroot
+else
+	mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=512000 hostroot /lower
+	mount -t tmpfs -o mode=0755 scratch /scratch
+	mkdir -p /scratch/upper /scratch/work
+	mount -t overlay -o lowerdir=/lower,upperdir=/scratch/upper,workdir=/scratch/work root /newroot
+fi
 umount /proc /dev
 # lwnfs_init=PATH on the kernel command line reaches us as a variable.
 exec switch_root /newroot "$lwnfs_init"

@@ -11,6 +11,11 @@
 # Debian's archive with mmdebstrap, for the row's architecture.  An
 # arm64 or armhf root runs its programs under qemu-user (binfmt_misc,
 # packages qemu-user-static, binfmt-support and arch-test).
+# bookworm-life and trixie-life are the DKMS-life suites' (tests/life):
+# the release's kernel image without its headers, autopkgtest, and a
+# local archive that life-archive.sh fills with the headers and the
+# release's backports kernel; they are kept until their package list
+# changes or they are removed (their archive is a snapshot).
 # bookworm-cross and trixie-cross are amd64 roots for cross-build.sh, no
 # emulation: make, Debian's cross compilers of the release's gcc and the
 # headers of the kernel each foreign row of that release would get
@@ -49,7 +54,7 @@ check_hours=$LWNFS_ROOT_CHECK
 # flavour of its linux-image-<flavour> and linux-headers-<flavour>.
 # A cross root: the gcc version of its suite, and ARCH:FLAVOUR of each
 # foreign row it builds for.
-suite=$name arch=amd64 flavour=amd64 gcc='' foreign=''
+suite=$name arch=amd64 flavour=amd64 gcc='' foreign='' life=''
 case $name in
 bullseye | bookworm | trixie | sid) ;;
 trixie-rt) suite=trixie flavour=rt-amd64 ;;
@@ -61,13 +66,14 @@ bookworm-i386) suite=bookworm arch=i386 flavour=686-pae ;;
 # (and root-build.sh its compiler) under qemu-user through binfmt_misc.
 bookworm-arm64 | trixie-arm64) suite=${name%-arm64} arch=arm64 flavour=arm64 ;;
 bookworm-armhf) suite=bookworm arch=armhf flavour=armmp-lpae ;;
+bookworm-life | trixie-life) suite=${name%-life} life=${name%-life}-backports ;;
 # amd64 roots with cross compilers and foreign headers (cross-build.sh).
 bookworm-cross) suite=bookworm gcc=12 foreign="arm64:arm64 armhf:armmp-lpae i386:686-pae" ;;
 trixie-cross) suite=trixie gcc=14 foreign=arm64:arm64 ;;
 *)
 	echo "root: unknown row '$name' (bullseye bookworm trixie trixie-rt sid next" \
 		"bookworm-i386 bookworm-arm64 bookworm-armhf trixie-arm64" \
-		"bookworm-cross trixie-cross)" >&2
+		"bookworm-life trixie-life bookworm-cross trixie-cross)" >&2
 	exit 2 ;;
 esac
 # An ARM root's programs, and its guest, need qemu-user with binfmt_misc
@@ -107,6 +113,7 @@ candidate() {
 current() {
 	local have want
 	[ -z "$foreign" ] || { cross_current; return; }
+	[ -z "$life" ] || return 0	# a snapshot, kept
 	have=$(installed "linux-image-$flavour")
 	[ -n "$have" ] || return 1
 	chroot "$root" apt-get -qq -o Acquire::Languages=none update >/dev/null 2>&1 || return 2
@@ -143,6 +150,16 @@ opts=() mirrors=() archs=$arch
 pkgs=gcc,make,libc6-dev,kmod,bats,perl,util-linux,mount,mawk,procps,openssl
 pkgs+=,busybox-static,xz-utils,zstd,dkms
 [ "$name" = next ] || pkgs+=,linux-image-$flavour,linux-headers-$flavour
+# sid's lintian, the newest, checks the package (scripts/lint-package.sh).
+[ "$name" != sid ] || pkgs+=,lintian
+# A life root: no headers (the tests install them), Debian's autopkgtest,
+# and the archive of what they install.
+if [ -n "$life" ]; then
+	pkgs=${pkgs/,linux-headers-$flavour/},apt-utils,autopkgtest,autodep8,dpkg-dev
+	# shellcheck disable=SC2016 # mmdebstrap's shell expands $1
+	opts+=(--customize-hook="$(printf %q "$here/life-archive.sh")"' "$1" '"$life"
+		--skip=cleanup/apt/lists)
+fi
 # A cross root: what kbuild runs, and per foreign architecture the cross
 # gcc and, for the test programs, its libc; the headers come after.
 if [ -n "$foreign" ]; then
@@ -178,16 +195,17 @@ bullseye)
 esac
 
 # What .lwnfs-packages says: a cross root is remade when its rows change too.
-record=$pkgs${foreign:+ headers:$foreign}
+record=$pkgs${foreign:+ headers:$foreign}${life:+ upgrade:$life}
 
 # Under qemu-user the kernel package's mkinitramfs takes minutes (a few
 # hundred emulated processes), for an image the guest never uses: vm.sh
 # boots an initramfs of its own.  In a root of another architecture than
 # the host's (emulated, or i386 whichever way it runs, so that its root is
-# the same on every host) update-initramfs is diverted to true before the
+# the same on every host), and in a life root, whose guest installs a
+# kernel under TCG, update-initramfs is diverted to true before the
 # kernel package comes.
-case $arch in
-amd64) ;;
+case $arch/$life in
+amd64/) ;;
 *)
 	# shellcheck disable=SC2016 # mmdebstrap's shell expands the hook
 	opts+=(--essential-hook='chroot "$1" dpkg-divert --quiet --local --rename \

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/vm.sh [-r ROOT] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS]
+# Usage: harness/vm.sh [-r ROOT [-w]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS]
 #              [-o DIR] [-a REGEX] [-i] [--] COMMAND...
 #
 # Boot a Debian kernel (default: the distro's) in QEMU, with the host's root
@@ -11,7 +11,9 @@
 # ROOT instead (a Debian root made by root.sh): the kernel is
 # ROOT/boot/vmlinuz-RELEASE (default: the only one there), its modules come
 # from ROOT, and the current directory and this script must be inside ROOT,
-# where the guest finds them at the same path less ROOT.  The guest's output streams
+# where the guest finds them at the same path less ROOT; with -w the guest
+# writes to ROOT itself, no overlay, so that what it installs is there
+# for the next boot (the DKMS-life suites).  The guest's output streams
 # here; the kernel log of the run is checked for BUG, WARNING, Oops, leak
 # and "still in use" lines, any of which fails the run.  With -i the guest
 # runs COMMAND and then an interactive shell on this terminal.  With -o,
@@ -26,10 +28,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=harness/settings.sh
 . "$here/settings.sh"
 release='' timeout=$LWNFS_TOOL_TIMEOUT interactive=0 outdir='' kernel='' modroot='' root='' own_modules=''
-allowed='^$'
-while getopts r:k:K:M:t:o:a:i opt; do
+allowed='^$' writable=''
+while getopts r:wk:K:M:t:o:a:i opt; do
 	case $opt in
 	r) root=$(cd "$OPTARG" && pwd) ;;
+	w) writable=1 ;;
 	k) release=$OPTARG ;;
 	K) kernel=$OPTARG ;;
 	M) modroot=$OPTARG own_modules=1 ;;
@@ -43,11 +46,13 @@ while getopts r:k:K:M:t:o:a:i opt; do
 			exit 2
 		fi ;;
 	i) interactive=1 ;;
-	*) echo "usage: vm.sh [-r ROOT] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS] [-o DIR] [-a REGEX] [-i] [--] COMMAND..." >&2; exit 2 ;;
+	*) echo "usage: vm.sh [-r ROOT [-w]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS] [-o DIR] [-a REGEX] [-i] [--] COMMAND..." >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || { echo "vm: no command given" >&2; exit 2; }
+# Never the host's own root.
+[ -z "$writable" ] || [ -n "$root" ] || { echo "vm: -w needs -r ROOT" >&2; exit 2; }
 cwd=$PWD init=$here/guest/init.sh
 if [ -n "$root" ]; then
 	# The guest sees ROOT as /: translate the paths it is handed.
@@ -141,8 +146,10 @@ done < <(env | grep '^LWNFS_[A-Z_]*=' || true) >"$results/env"
 : >"$results/output"
 mkdir "$results/out"
 
+ro=,readonly=on
+[ -z "$writable" ] || ro=
 append="console=$console panic_on_warn=1 oops=panic panic=-1 loglevel=4"
-append+=" lwnfs_init=$init lwnfs_accel=$accel_name"
+append+=" lwnfs_init=$init lwnfs_accel=$accel_name${writable:+ lwnfs_rw=1}"
 # Under TCG the vCPUs' TSCs are not in sync, so the kernel falls back to
 # the HPET, an emulated device read on every clock read: with the TSC,
 # forking and exec'ing (what bats does all day) take a third less time.
@@ -150,7 +157,7 @@ append+=" lwnfs_init=$init lwnfs_accel=$accel_name"
 qemu=("${machine[@]}" "${accel[@]}" -m "$LWNFS_GUEST_MEMORY" -smp "$LWNFS_GUEST_CPUS" -nodefaults
 	-display none -no-reboot -kernel "$kernel" -initrd "$initrd"
 	-append "$append"
-	-fsdev "local,id=hostroot,path=${root:-/},security_model=none,readonly=on,multidevs=remap"
+	-fsdev "local,id=hostroot,path=${root:-/},security_model=none$ro,multidevs=remap"
 	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
 	-fsdev "local,id=results,path=$results,security_model=none"
 	-device "virtio-9p-pci,fsdev=results,mount_tag=results")

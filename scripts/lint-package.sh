@@ -3,9 +3,11 @@
 #
 # Usage: scripts/lint-package.sh [DEBDIR]
 #
-# On the host, after make deb: the man page must be clean under mandoc and
-# groff, and the package under lintian (warnings, info and pedantic tags
-# fail it).  Prints what is wrong; exits non-zero if anything is.
+# After make deb: the man page must be clean under mandoc and groff, and
+# the packages, source and binary, under the newest lintian, sid's, run
+# in the sid root (harness/root.sh sid makes it if need be): warnings,
+# info and pedantic tags fail it.  Prints what is wrong; exits non-zero if
+# anything is.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -25,9 +27,14 @@ fi
 
 changes=("$debdir"/lwnfs_*.changes)
 [ -f "${changes[0]}" ] || { echo "lint: no .changes in $debdir (run make deb)" >&2; exit 1; }
+sid=$(harness/root.sh sid) || { echo "lint: the sid root could not be made (harness/root.sh sid)" >&2; exit 1; }
+rm -rf "$sid/srv/lintian"
+mkdir -p "$sid/srv/lintian"
+cp "$debdir"/lwnfs* "$sid/srv/lintian/"
+echo "lint: $(chroot "$sid" lintian --version) (sid's)"
 # lintian says it should not run as root, which is how make check runs.
-if ! lintian -EI -L +pedantic --fail-on warning,info,pedantic "${changes[@]}" \
-	2> >(grep -v 'running with root privileges' >&2); then
+if ! chroot "$sid" lintian -EI -L +pedantic --fail-on warning,info,pedantic \
+	"/srv/lintian/${changes[0]##*/}" 2> >(grep -v 'running with root privileges' >&2); then
 	echo "lint: lintian finds problems in the package" >&2
 	rc=1
 fi

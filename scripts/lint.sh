@@ -67,7 +67,8 @@ check checkpatch checkpatch
 check "W=1 and sparse" kbuild
 check coccicheck coccicheck
 check shellcheck shellcheck -x conftest.sh harness/*.sh harness/guest/*.sh \
-	tests/*.sh tests/*.bats tests/install/*.bats tests/helpers.bash .ci/run scripts/*.sh
+	tests/*.sh tests/*.bats tests/install/*.bats tests/life/*.bats tests/helpers.bash .ci/run \
+	scripts/*.sh
 package() {
 	make --no-print-directory deb >/dev/null && scripts/lint-package.sh
 }

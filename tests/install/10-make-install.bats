@@ -28,3 +28,21 @@ teardown() {
 	[ ! -e /usr/local/share/man/man5/lwnfs.5 ]
 	[ ! -e /usr/local/share/doc/lwnfs ]
 }
+
+@test "without the headers, make, make install and make dkms-install stop in one line, touching nothing" {
+	local rel=9.9.9-none
+	no_lwnfs_left
+	touch "$BATS_TEST_TMPDIR/stamp"
+	sleep 1
+	for target in "" modules install dkms-install; do
+		run make -C "$TREE" --no-print-directory $target KERNELRELEASE="$rel"
+		echo "make $target: $output"
+		[ "$status" -ne 0 ]
+		[ "${#lines[@]}" = 1 ]
+		[[ $output == *"no headers of Linux $rel in /lib/modules/$rel/build: apt install linux-headers-$rel"* ]]
+	done
+	[ ! -e "/lib/modules/$rel" ]
+	[ -z "$(find "$TREE" -newer "$BATS_TEST_TMPDIR/stamp" -print -quit)" ]
+	[ -z "$(find /usr/local /usr/src -newer "$BATS_TEST_TMPDIR/stamp" -print -quit)" ]
+	no_lwnfs_left
+}

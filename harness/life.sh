@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: harness/life.sh RELEASE...    (bookworm, trixie)
+#
+# make check-life: the life of the lwnfs-dkms package on a Debian user's
+# machine, for each RELEASE, in two guests that write to one root, a
+# fresh copy of RELEASE's life root (root.sh RELEASE-life: its kernel
+# image without headers, and an offline archive of what apt installs):
+#  - first boot, on the release's kernel (tests/life/10-first-kernel.bats):
+#    make without headers; the package installed without headers, then
+#    the headers; an upgrade of the package to a higher version, built
+#    here from this tree and not committed, while lwnfs is mounted and a
+#    file open; the downgrade back; then a kernel upgrade with apt, the
+#    release's backports kernel, image and headers;
+#  - second boot, on that new kernel, the same root
+#    (tests/life/20-new-kernel.bats): what DKMS built for it on its own,
+#    modprobe, mount, an fstab line; Debian's own autopkgtest of the
+#    package (autodep8's dkms test); a purge that leaves nothing.
+# LWNFS_LIFE_BREAK=no-autoinstall builds both packages without
+# AUTOINSTALL, to see the suites fail against a broken package.
+# Prints the TAP of both boots and a closing "N passed, N failed, N
+# skipped" line; exits non-zero when a test fails or a guest does not
+# finish.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+# shellcheck source=harness/settings.sh
+. harness/settings.sh
+[ $# -gt 0 ] || { echo "usage: life.sh RELEASE... (bookworm trixie)" >&2; exit 2; }
+harness/deps.sh
+version=$(sed -n 's/^#define LWNFS_VERSION[[:space:]]*"\(.*\)"/\1/p' lwnfs.h)
+next=${version%.*}.$((${version##*.} + 1))
+logs=$LWNFS_CACHE/life-logs
+mkdir -p "$logs"
+
+# package VERSION OUTDIR: lwnfs-dkms of this tree at VERSION (broken as
+# LWNFS_LIFE_BREAK says), built from a copy by that copy's build-deb.sh.
+package() {
+	local v=$1 out=$2 tmp
+	tmp=$(mktemp -d)
+	lwnfs_copy_tree "$tmp" /src
+	sed -i "s/^#define LWNFS_VERSION.*/#define LWNFS_VERSION\t\t\"$v\"/" "$tmp/src/lwnfs.h"
+	sed -i "s/^PACKAGE_VERSION=.*/PACKAGE_VERSION=\"$v\"/" "$tmp/src/dkms.conf"
+	if [ "$v" != "$version" ]; then
+		{
+			printf 'lwnfs (%s) unstable; urgency=medium\n\n' "$v"
+			printf '  * A higher version, made by harness/life.sh for the upgrade tests.\n\n'
+			printf ' -- lwnfs developers <dev@lwnfs.invalid>  %s\n\n' "$(date -R)"
+			cat "$tmp/src/debian/changelog"
+		} >"$tmp/changelog" && mv "$tmp/changelog" "$tmp/src/debian/changelog"
+	fi
+	case ${LWNFS_LIFE_BREAK:-} in
+	'') ;;
+	no-autoinstall) sed -i '/^AUTOINSTALL=/d' "$tmp/src/dkms.conf" ;;
+	*) echo "life: unknown LWNFS_LIFE_BREAK=$LWNFS_LIFE_BREAK" >&2; exit 2 ;;
+	esac
+	"$tmp/src/scripts/build-deb.sh" "$out" >/dev/null
+	rm -rf "$tmp"
+}
+
+package "$version" "$PWD/build/life/deb"
+package "$next" "$PWD/build/life/deb-next"
+
+total_passed=0 total_failed=0 total_skipped=0
+# boot ROOT RELEASE SUITE LOG: one guest on ROOT's kernel RELEASE running
+# the bats SUITE, written through to ROOT; adds up its TAP.
+boot() {
+	local root=$1 release=$2 suite=$3 log=$4 rc=0 p f s
+	(cd "$root/srv/lwnfs" && LWNFS_NEXT_VERSION=$next harness/vm.sh -r "$root" -w \
+		-k "$release" -t "$LWNFS_ROW_TIMEOUT" -- bats --tap --timing "$suite") |
+		tee "$log" || rc=${PIPESTATUS[0]}
+	read -r p f s < <(harness/tap-count.sh "$log" "$rc")
+	total_passed=$((total_passed + p)) total_failed=$((total_failed + f))
+	total_skipped=$((total_skipped + s))
+	echo "life: $(basename "$log" .log): $p passed, $f failed, $s skipped (guest status $rc)"
+	return "$rc"
+}
+
+for name; do
+	case $name in
+	bookworm | trixie) ;;
+	*) echo "life: no life root for '$name' (bookworm trixie)" >&2; exit 2 ;;
+	esac
+	pristine=$(harness/root.sh "$name-life" 2>"$logs/$name-root.log") || {
+		cat "$logs/$name-root.log" >&2
+		echo "life: $name: the life root could not be made" >&2
+		total_failed=$((total_failed + 1))
+		continue
+	}
+	# Each run on a fresh copy: the guests change it for good.
+	root=$LWNFS_CACHE/life/$name
+	rm -rf --one-file-system "$root"
+	mkdir -p "$root"
+	cp -a "$pristine/." "$root/"
+	first=$(lwnfs_root_release "$root")
+	lwnfs_copy_tree "$root" /srv/lwnfs
+	mkdir -p "$root/srv/lwnfs/build"
+	cp -r build/life/deb build/life/deb-next "$root/srv/lwnfs/build/"
+
+	echo "life: $name: first boot, $first"
+	boot "$root" "$first" tests/life/10-first-kernel.bats "$logs/$name-first.log" || continue
+	second=''
+	for image in "$root"/boot/vmlinuz-*; do
+		release=${image#"$root"/boot/vmlinuz-}
+		[ "$release" = "$first" ] || second+=" $release"
+	done
+	second=${second# }
+	if [ "$(wc -w <<<"$second")" != 1 ]; then
+		echo "life: $name: no single new kernel in $root/boot after the first boot: ${second:-none}" >&2
+		total_failed=$((total_failed + 1))
+		continue
+	fi
+	echo "life: $name: second boot, $second"
+	boot "$root" "$second" tests/life/20-new-kernel.bats "$logs/$name-second.log" || true
+done
+
+echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
+[ "$total_failed" = 0 ] && [ "$total_passed" -gt 0 ]

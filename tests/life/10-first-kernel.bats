@@ -1,0 +1,118 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# The life of lwnfs-dkms, first boot (harness/life.sh): a Debian machine
+# running its release's kernel, with no headers for it.  The tests run in
+# order and share the machine: each starts where the one before left it.
+# The last installs a newer kernel for the second boot
+# (20-new-kernel.bats).  apt installs from the root's offline archive.
+
+load ../helpers
+
+NEXT=$LWNFS_NEXT_VERSION
+DEB_NEXT=$TREE/build/deb-next/lwnfs-dkms_${NEXT}_all.deb
+export DEBIAN_FRONTEND=noninteractive
+
+setup_file() {
+	if [ -z "$LWNFS_NEXT_VERSION" ] || [ ! -f "$DEB" ] ||
+		[ ! -f "$TREE/build/deb-next/lwnfs-dkms_${LWNFS_NEXT_VERSION}_all.deb" ]; then
+		echo "10-first-kernel: run by harness/life.sh, which builds both packages" >&2
+		return 1
+	fi
+}
+
+teardown() {
+	unload_lwnfs
+}
+
+# versions: the lwnfs versions DKMS holds, one per line.
+versions() {
+	dkms status -m lwnfs | sed -n 's|^lwnfs[/,] *\([^,:]*\)[,:].*|\1|p' | sort -u
+}
+
+@test "no headers: make, make install and make dkms-install stop in one line naming the package" {
+	[ ! -e "/lib/modules/$(uname -r)/build" ]
+	for target in "" install dkms-install; do
+		run make -C "$TREE" --no-print-directory $target
+		echo "make $target: $output"
+		[ "$status" -ne 0 ]
+		[ "${#lines[@]}" = 1 ]
+		[[ $output == *"apt install linux-headers-$(uname -r)"* ]]
+	done
+	no_lwnfs_left
+}
+
+@test "no headers: installing lwnfs-dkms succeeds, DKMS says the headers are missing" {
+	run dpkg -i "$DEB"
+	echo "$output"
+	[ "$status" = 0 ]
+	[[ $output == *"headers"* ]]
+	[ "$(versions)" = "$VERSION" ]
+	[ -z "$(dkms_state)" ]
+	run ! modinfo lwnfs
+}
+
+@test "the headers installed afterwards: DKMS builds and installs lwnfs (header_postinst.d)" {
+	run apt-get install -y "linux-headers-$(uname -r)"
+	echo "$output"
+	[ "$status" = 0 ]
+	[ "$(dkms_state)" = installed ]
+	[ "$(modinfo -F version lwnfs)" = "$VERSION" ]
+	mkdir -p "$MNT"
+	mount -t lwnfs lwnfs "$MNT"
+	[ "$(cat /sys/module/lwnfs/version)" = "$VERSION" ]
+	[ "$(cat "$C")" = 0 ]
+}
+
+@test "a package upgrade while lwnfs is mounted and a file open: the new version alone in DKMS" {
+	modprobe lwnfs
+	mkdir -p "$MNT"
+	mount -t lwnfs lwnfs "$MNT"
+	echo 41 >"$C"
+	exec 7<"$C"
+	run dpkg -i "$DEB_NEXT"
+	echo "$output"
+	[ "$status" = 0 ]
+	# DKMS holds the new version only, built for this kernel; the module
+	# on disk is the new one, the one loaded the old one, still in use.
+	[ "$(versions)" = "$NEXT" ]
+	dkms status -m lwnfs -v "$NEXT" -k "$(uname -r)" | grep -q ': installed'
+	[ "$(modinfo -F version lwnfs)" = "$NEXT" ]
+	[ "$(cat /sys/module/lwnfs/version)" = "$VERSION" ]
+	[ "$(cat "$C")" = 41 ]
+	run cat <&7
+	[ "$output" = 42 ]
+	exec 7<&-
+	# The new module comes in once the old one is unloaded.
+	umount "$MNT"
+	rmmod lwnfs
+	mount -t lwnfs lwnfs "$MNT"
+	[ "$(cat /sys/module/lwnfs/version)" = "$NEXT" ]
+	[ "$(cat "$C")" = 0 ]
+}
+
+@test "a downgrade back to the first version: it alone in DKMS, on disk" {
+	run dpkg -i "$DEB"
+	echo "$output"
+	[ "$status" = 0 ]
+	[ "$(versions)" = "$VERSION" ]
+	[ "$(dkms_state)" = installed ]
+	[ "$(modinfo -F version lwnfs)" = "$VERSION" ]
+	run ! compgen -G "/usr/src/lwnfs-$NEXT"
+}
+
+@test "a kernel upgrade with apt: DKMS builds lwnfs for the new kernel, no command from the user" {
+	local image new=''
+	run apt-get install -y linux-image-amd64 linux-headers-amd64
+	echo "$output"
+	[ "$status" = 0 ]
+	for image in /boot/vmlinuz-*; do
+		[ "$image" = "/boot/vmlinuz-$(uname -r)" ] || new+=${image#/boot/vmlinuz-}
+	done
+	[ -n "$new" ]
+	dkms status -m lwnfs -v "$VERSION" -k "$new" | grep -q ': installed'
+	compgen -G "/lib/modules/$new/updates/dkms/lwnfs.ko*"
+	[ "$(modinfo -k "$new" -F version lwnfs)" = "$VERSION" ]
+	# For the second boot: lwnfs mounted from /etc/fstab.
+	echo "lwnfs  /mnt/lwnfs  lwnfs  defaults  0  0" >>/etc/fstab
+	mkdir -p /mnt/lwnfs
+}

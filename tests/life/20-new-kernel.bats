@@ -1,0 +1,62 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0
+# The life of lwnfs-dkms, second boot (harness/life.sh): the same machine
+# on the kernel that the first boot's apt installed.  The tests run in
+# order; the last purges the package.
+
+load ../helpers
+
+export DEBIAN_FRONTEND=noninteractive
+
+teardown() {
+	unload_lwnfs
+}
+
+# kernels: the releases /lib/modules has headers for, one per line.
+kernels() {
+	for b in /lib/modules/*/build; do
+		[ -d "$b" ] && basename "$(dirname "$b")"
+	done
+}
+
+@test "booted on the new kernel: dkms status shows lwnfs installed for both kernels" {
+	dkms status -m lwnfs
+	[ "$(kernels | wc -l)" = 2 ]
+	for k in $(kernels); do
+		dkms status -m lwnfs -v "$VERSION" -k "$k" | grep -q ': installed'
+	done
+	[ "$(dkms_state)" = installed ]
+}
+
+@test "on the new kernel: modprobe lwnfs, mount -t lwnfs, and the fstab line" {
+	modprobe lwnfs
+	[ "$(cat /sys/module/lwnfs/version)" = "$VERSION" ]
+	rmmod lwnfs
+	mkdir -p "$MNT"
+	mount -t lwnfs lwnfs "$MNT"
+	[ "$(cat "$C")" = 0 ]
+	umount "$MNT"
+	grep -q '^lwnfs  */mnt/lwnfs  *lwnfs ' /etc/fstab
+	mount -a -t lwnfs
+	[ "$(findmnt -n -o FSTYPE /mnt/lwnfs)" = lwnfs ]
+	[ "$(cat /mnt/lwnfs/counter)" = 1 ]
+	umount /mnt/lwnfs
+	sed -i '\|^lwnfs  */mnt/lwnfs |d' /etc/fstab
+}
+
+@test "Debian's autopkgtest (autodep8's dkms test) passes for both kernels' headers" {
+	grep -q '^Testsuite: autopkgtest-pkg-dkms$' "$TREE/debian/control"
+	run autopkgtest --no-built-binaries "$DEB" "$TREE/" -- null
+	echo "$output"
+	[ "$status" = 0 ]
+	for k in $(kernels); do
+		[[ $output == *"I: PASS $k"* ]]
+	done
+	[[ $output != *"I: FAIL"* ]]
+}
+
+@test "purging lwnfs-dkms leaves nothing behind, for either kernel" {
+	dpkg --purge lwnfs-dkms
+	no_lwnfs_left
+	[ ! -e /usr/share/doc/lwnfs-dkms ]
+}
