@@ -9,9 +9,15 @@
 # first lwnfs as it is, which must pass, then every mutant that is not
 # marked equivalent.  One guest runs them all, unless a mutant crashes its
 # kernel, leaves lwnfs stuck or puts a problem in the kernel log: then a
-# new guest goes on with the next.  Prints one line per mutant, what
-# killed it or SURVIVED, and a closing "N passed, N failed" line: a mutant
-# killed passes, a mutant that survives fails.
+# new guest goes on, lwnfs itself first again in every one.  A mutant is
+# killed by a test that fails on it (and passes on lwnfs in the same kind
+# of guest), or by a kernel report that it reproduces alone on a fresh
+# guest; a guest that dies under a mutant with no verdict is tried once
+# more with the mutant alone, and dying again leaves it UNDECIDED, never
+# killed.  Prints one line per mutant, what killed it, SURVIVED or
+# UNDECIDED, and a closing "N passed, N failed" line: a mutant killed
+# passes, any other fails.  A list that does not parse, no mutant run, or
+# fewer verdicts than mutants to run fail the whole run.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -26,10 +32,11 @@ start=$SECONDS
 
 declare -A reason first
 names=()
+listed=$(harness/mutant.pl "$list") || { echo "mutants: $list does not parse" >&2; exit 1; }
 while IFS=$'\t' read -r name file why; do
 	first[$name]=$file reason[$name]=$why
 	names+=("$name")
-done < <(harness/mutant.pl "$list")
+done <<<"$listed"
 if [ $# -gt 0 ]; then
 	for name; do
 		[ -n "${reason[$name]+set}" ] || { echo "mutants: no mutant $name in $list" >&2; exit 2; }
@@ -74,16 +81,24 @@ done
 [ "$failed_builds" = 0 ] || exit 1
 echo "mutants: ${#names[@]} built in $((SECONDS - start)) s"
 
-# The guests' work list: lwnfs itself first, then the mutants to run.
-todo=()
-todo+=("original $PWD/lwnfs.ko -")
+# The mutants to run; each guest's work list is lwnfs itself, then these.
+torun=()
 for name in "${names[@]}"; do
-	[ -n "${reason[$name]}" ] || todo+=("$name $work/$name/lwnfs.ko ${first[$name]}")
+	[ -n "${reason[$name]}" ] || torun+=("$name")
 done
+[ "${#torun[@]}" -gt 0 ] || { echo "mutants: no mutant to run" >&2; exit 1; }
 
-declare -A verdict
-boots=0
-while [ "${#todo[@]}" -gt 0 ]; do
+# verdict: what the suites said of a mutant; alone: the one mutant the
+# next guest runs by itself, to see again what a kernel report or a
+# guest's death showed; seen: what that first showed.
+declare -A verdict seen
+boots=0 alone=''
+while true; do
+	todo=("original $PWD/lwnfs.ko -")
+	for name in ${alone:-"${torun[@]}"}; do
+		[ -n "${verdict[$name]+set}" ] || todo+=("$name $work/$name/lwnfs.ko ${first[$name]}")
+	done
+	[ "${#todo[@]}" -gt 1 ] || break
 	printf '%s\n' "${todo[@]}" >"$work/todo"
 	boots=$((boots + 1))
 	rc=0
@@ -91,41 +106,58 @@ while [ "${#todo[@]}" -gt 0 ]; do
 	# costs that much once.
 	harness/vm.sh -k "$release" -t $((600 + 300 * ${#todo[@]})) -- \
 		harness/guest/mutants.sh "$work/todo" | tee "$log" || rc=${PIPESTATUS[0]}
+	declare -A said=()
 	while read -r name what; do
-		verdict[$name]=$what
+		said[$name]=$what
 	done < <(sed -n 's/^mutant \([^ ]*\): \(killed by .*\|survived\)$/\1 \2/p' "$log")
-	last=$(sed -n 's/^mutant \([^ ]*\): start$/\1/p' "$log" | tail -n 1)
-	if [ -z "$last" ]; then
-		echo "mutants: the guest ran no mutant (status $rc)" >&2
+	# lwnfs itself passes in every guest, or no verdict of this one holds.
+	if [ "${said[original]:-}" != survived ]; then
+		echo "mutants: lwnfs itself fails in guest $boots, so no verdict holds:" \
+			"${said[original]:-no verdict (vm.sh status $rc)}" >&2
 		exit 1
 	fi
-	if [ -z "${verdict[$last]+set}" ]; then
-		verdict[$last]="killed by the guest's death (vm.sh status $rc)"
+	last=$(sed -n 's/^mutant \([^ ]*\): start$/\1/p' "$log" | tail -n 1)
+	if [ -n "$alone" ]; then
+		# The second look, alone on a fresh guest: it decides.
+		if [ -z "${said[$alone]+set}" ]; then
+			verdict[$alone]="UNDECIDED: $(printf '%s' "${seen[$alone]}"); alone on a fresh guest, the guest died again (vm.sh status $rc)"
+		elif [[ ${said[$alone]} == "killed by the kernel log"* ]]; then
+			verdict[$alone]="${said[$alone]} (seen again alone on a fresh guest)"
+		else
+			verdict[$alone]="${said[$alone]} (alone on a fresh guest; before: ${seen[$alone]})"
+		fi
+		alone=''
+		continue
+	fi
+	for name in "${!said[@]}"; do
+		[ "$name" != original ] || continue
+		if [[ ${said[$name]} == "killed by the kernel log"* ]]; then
+			# A report with no test failing: it must show again alone.
+			seen[$name]=${said[$name]} alone=$name
+		else
+			verdict[$name]=${said[$name]}
+		fi
+	done
+	if [ -n "$alone" ]; then
+		continue
+	elif [ "$last" != original ] && [ -z "${said[$last]+set}" ]; then
+		seen[$last]="the guest died under it (vm.sh status $rc)" alone=$last
 	elif [ "$rc" != 0 ] && [ "$rc" != 3 ] && [ "$rc" != 124 ]; then
 		echo "mutants: the guest failed with status $rc after $last" >&2
 		exit 1
 	fi
-	left=()
-	for entry in "${todo[@]}"; do
-		[ -n "${verdict[${entry%% *}]+set}" ] || left+=("$entry")
-	done
-	todo=("${left[@]}")
 done
 
 echo
-case ${verdict[original]} in
-survived) echo "lwnfs itself: passes" ;;
-*)
-	echo "mutants: lwnfs itself fails, so no verdict holds: ${verdict[original]}" >&2
-	exit 1
-	;;
-esac
 passed=0 failed=0
 for name in "${names[@]}"; do
 	if [ -n "${reason[$name]}" ]; then
 		echo "$name: equivalent, not run: ${reason[$name]}"
 	elif [ "${verdict[$name]}" = survived ]; then
 		echo "$name: SURVIVED"
+		failed=$((failed + 1))
+	elif [[ ${verdict[$name]} == UNDECIDED* ]]; then
+		echo "$name: ${verdict[$name]}"
 		failed=$((failed + 1))
 	else
 		echo "$name: ${verdict[$name]}"
@@ -134,4 +166,8 @@ for name in "${names[@]}"; do
 done
 echo "mutants: $((SECONDS - start)) s, $boots guest(s)"
 echo "$passed passed, $failed failed"
+if [ $((passed + failed)) != "${#torun[@]}" ]; then
+	echo "mutants: ${#torun[@]} to run, $((passed + failed)) verdicts" >&2
+	exit 1
+fi
 [ "$failed" = 0 ]

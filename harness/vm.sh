@@ -148,7 +148,9 @@ mkdir "$results/out"
 
 ro=,readonly=on
 [ -z "$writable" ] || ro=
-append="console=$console panic_on_warn=1 oops=panic panic=-1 loglevel=4"
+# A ring of 8 MiB holds what the longest runs log (the guest checks
+# that it still holds the run's first record).
+append="console=$console panic_on_warn=1 oops=panic panic=-1 loglevel=4 log_buf_len=8M"
 append+=" lwnfs_init=$init lwnfs_accel=$accel_name${writable:+ lwnfs_rw=1}"
 # Under TCG the vCPUs' TSCs are not in sync, so the kernel falls back to
 # the HPET, an emulated device read on every clock read: with the TSC,
@@ -184,6 +186,10 @@ if [ ! -s "$results/rc" ]; then
 		tail -n 60 "$results/serial.log" 2>/dev/null || true
 	fi >&2
 	exit 125
+fi
+if [ -s "$results/dmesg-lost" ] || [ ! -e "$results/dmesg" ]; then
+	echo "vm: the kernel log of the run cannot be checked: $(cat "$results/dmesg-lost" 2>/dev/null)" >&2
+	exit 124
 fi
 if grep -E "$LWNFS_KERNEL_BAD" "$results/dmesg" | grep -Ev -e "$allowed" >"$results/bad"; then
 	echo "vm: the kernel log of the run has problems:" >&2

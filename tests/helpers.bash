@@ -60,6 +60,17 @@ exchange() {
 	' "$@"
 }
 
+# klog_mark: a line of this test's in the kernel log; klog_since_mark
+# prints the log from it on, so that a check finds only what came after.
+klog_mark() {
+	KLOG_MARK="lwnfs-test: $BATS_TEST_NUMBER.$$.$RANDOM"
+	echo "$KLOG_MARK" >/dev/kmsg
+}
+
+klog_since_mark() {
+	dmesg | sed -n "/$KLOG_MARK\$/,\$p"
+}
+
 # value FILE: take one value (and so advance the counter).
 value() {
 	cat "$1"

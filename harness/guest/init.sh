@@ -37,8 +37,10 @@ if [ -e "$r/modules" ]; then	# a kernel built here: its modules
 	mkdir -p "/lib/modules/$(uname -r)"
 	mount --bind "$(cat "$r/modules")" "/lib/modules/$(uname -r)"
 fi
+kmsg=$(dirname "$0")/kmsg.pl
 cd "$cwd"
-echo "lwnfs-vm: command starts" >/dev/kmsg
+# The run's kernel log starts at this record; boot messages are not ours.
+seq=$(perl "$kmsg" mark "lwnfs-vm: command starts")
 rc=0
 bash "$r/cmd" >"$r/output" 2>&1 </dev/null || rc=$?
 if [ -e "$r/interactive" ]; then
@@ -46,8 +48,10 @@ if [ -e "$r/interactive" ]; then
 	tty=$(sed -n 's/.*console=\([^ ]*\).*/\1/p' /proc/cmdline)
 	setsid -c bash -i <"/dev/$tty" >"/dev/$tty" 2>&1 || true
 fi
-# Only what the run logged counts: boot messages are not ours.
-dmesg | sed -n '/lwnfs-vm: command starts/,$p' >"$r/dmesg"
+# All the run logged, or a word that it cannot be had (the ring wrapped
+# past its first record), which vm.sh counts as a failure.
+perl "$kmsg" since "$seq" >"$r/dmesg" 2>"$r/dmesg-lost" ||
+	echo "kmsg.pl since $seq: status $?" >>"$r/dmesg-lost"
 echo "$rc" >"$r/rc"
 sync
 echo o >/proc/sysrq-trigger

@@ -92,8 +92,9 @@ for f in "$ops"/*.[0-9]*; do
 	echo "${name%.*} $(cat "$f")"
 done | awk '{ ok[$1] += $2; n[$1] += $3 }
 	END { for (k in n) printf "stress: %-10s %d of %d runs succeeded\n", k, ok[k], n[k] }' | sort
-# A refused rmmod and a whole reload cycle are what those phases are for.
-for name in rmmod_busy reload; do
+# Every loop did what it is there for at least once: a refused rmmod, a
+# whole reload cycle, a mount of each phase, a read, a write, a counter.
+for name in read1 read2 write made mount rmmod_busy reload race; do
 	[ "$(cat "$ops/$name".* | awk '{ s += $1 } END { print s + 0 }')" -gt 0 ] ||
 		fail "no $name run succeeded"
 done
