@@ -55,7 +55,7 @@ static int open_or_die(int flags)
 }
 
 /* Check that @buf holds one value's text, "<number>\n", and print it. */
-static void value(const char *buf, long n)
+static void print_value(const char *buf, long n)
 {
 	char *end;
 
@@ -82,7 +82,7 @@ static void do_readv(void)
 	memcpy(all, a, 1);
 	memcpy(all + 1, b, 2);
 	memcpy(all + 3, c, sizeof(c));
-	value(all, n);
+	print_value(all, n);
 }
 
 /* splice or sendfile FILE into a pipe, then print what the pipe holds. */
@@ -106,7 +106,7 @@ static void do_pipe(int use_sendfile)
 		fprintf(stderr, "lwnfs-io: %zd bytes moved, %zd in the pipe\n", n, m);
 		exit(1);
 	}
-	value(buf, m);
+	print_value(buf, m);
 }
 
 static void do_fsync(void)
@@ -219,7 +219,7 @@ static void *uring_thread(void *arg)
 				die("io_uring read");
 			}
 			flockfile(stdout);
-			value(bufs[me][slot], cqe->res);
+			print_value(bufs[me][slot], cqe->res);
 			funlockfile(stdout);
 			bufs[me][slot][TEXT - 1] = 0;
 			head++;

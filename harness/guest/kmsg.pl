@@ -40,7 +40,8 @@ sub records {
 
 if ($cmd eq 'mark') {
 	sysopen(my $out, '/dev/kmsg', O_WRONLY) or die "kmsg.pl: /dev/kmsg: $!\n";
-	syswrite($out, $arg) // die "kmsg.pl: writing /dev/kmsg: $!\n";
+	# With its newline, or the record stays open (a continuation) unread.
+	syswrite($out, "$arg\n") // die "kmsg.pl: writing /dev/kmsg: $!\n";
 	close $out;
 	my @mine = grep { $_->[2] eq $arg } records();
 	die "kmsg.pl: the record of \"$arg\" is not in the log\n" unless @mine;
