@@ -46,7 +46,7 @@ mount -t proc proc /proc
 mount -t devtmpfs devtmpfs /dev
 while read -r m; do insmod "/lib/modules/$m" || echo "init: insmod $m failed"; done </lib/modules/order
 if [ "${lwnfs_rw:-}" = 1 ]; then	# vm.sh -w: the root itself, written through
-	mount -t 9p -o trans=virtio,version=9p2000.L,rw,cache=mmap,msize=512000 hostroot /newroot
+	mount -t 9p -o trans=virtio,version=9p2000.L,rw,cache=loose,msize=512000 hostroot /newroot
 else
 	mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=512000 hostroot /lower
 	mount -t tmpfs -o mode=0755 scratch /scratch
