@@ -68,7 +68,10 @@ static inline struct dentry *d_make_persistent(struct dentry *dentry,
 #define copy_splice_read generic_file_splice_read
 #endif
 
-/* 6.6 hid i_ctime behind inode_set_ctime_current() (and Debian's 6.1 has it). */
+/*
+ * 6.6 hid i_ctime behind inode_set_ctime_current(); Debian's 5.10 and 6.1
+ * have it too, from stable (tests/conftest.expected).
+ */
 #ifndef LWNFS_HAVE_INODE_SET_CTIME_CURRENT
 static inline struct timespec64 inode_set_ctime_current(struct inode *inode)
 {

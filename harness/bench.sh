@@ -5,10 +5,11 @@
 #
 # Boot a guest and run tests/lwnfs-bench in it (harness/guest/bench.sh),
 # leaving its figures in bench.json.  The figures of one boot are not
-# those of the next (README, "Performance"): with LWNFS_BENCH_BOOTS=N it
-# boots N times, one after the other, keeps each boot's figures in
-# bench-1.json .. bench-N.json, and bench.json holds the median of the
-# boots (harness/bench-boots.pl, which prints them side by side).
+# those of the next (docs/testing.md, "The benchmark"): with
+# LWNFS_BENCH_BOOTS=N it boots N times, one after the other, keeps each
+# boot's figures in bench-1.json .. bench-N.json, and bench.json holds
+# the median of the boots (harness/bench-boots.pl, which prints them side
+# by side; harness/bench-table.pl makes docs/results.md's table of them).
 # KERNELS=ROW benches a matrix row, as harness/run-guest.sh says.
 set -euo pipefail
 

@@ -1,0 +1,454 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: tests/docs-check.sh
+#        DOCS_TREE=DIR docs-check.sh
+#
+# On the host, with no guest: are the docs (README.md, lwnfs.5 and
+# docs/*.md) still true to the tree?  In the tree DOCS_TREE (default: the
+# one holding this script) it checks
+#  - paths: each path under harness/, tests/, scripts/, debian/, docs/ or
+#    .ci/ that a doc names exists (a glob must match; a test program may be
+#    named without its .c), and so does each file named alone in
+#    backticks (lwnfs.c, init.sh, ...), unless KERNEL_PATHS or BUILT below
+#    list it;
+#  - links: each relative Markdown link's file exists, and its #anchor is
+#    a heading of it;
+#  - names: each lwnfs_* or LWNFS_* name in backticks is in lwnfs.c,
+#    lwnfs.h, conftest.sh or Kbuild (an LWNFS_* setting of the harness may
+#    be in harness/, tests/, scripts/ or .ci/ instead); each other C name
+#    in backticks (one with an underscore, or written as name()) is in
+#    the code, dkms.conf or the Makefile, or (docs/testing.md) in the
+#    harness, or in NAMES below, each with why.  docs/results.md is left
+#    out: its dated records describe the code of their date;
+#  - constants: each value a doc states for LWNFS_MAGIC (every 8-digit
+#    0x number), LWNFS_WRITE_MAX ("longer than N bytes"),
+#    LWNFS_TEXT_MAX ("N bytes or more"), the defaults of mode= and
+#    max_counters= ("default N"), the built-in files' and directories'
+#    modes, the fixed tree's inode numbers ("inode numbers 1 to N"), and
+#    any LWNFS_ define followed by a number ("LWNFS_TEXT_MAX (24)"),
+#    matches the code;
+#  - make targets: each make command a doc shows (in backticks, a sh
+#    block, or bold in lwnfs.5) names a target of the Makefile;
+#  - errors: each errno under ERRORS in lwnfs.5 is one lwnfs.c or lwnfs.h
+#    returns, or one in VFS_ERRNOS below, which the VFS, libfs or a kernel
+#    helper returns for lwnfs; and each errno the code returns is there.
+# Prints one line per problem on stderr and exits 1; else prints
+# "docs: ok (N docs; N paths, N links, N names, N constants, N targets,
+# N errnos checked)".
+#
+# To see it fail: cp -r . /tmp/t, change LWNFS_WRITE_MAX in /tmp/t/lwnfs.h
+# or remove a target from /tmp/t/Makefile, then
+# DOCS_TREE=/tmp/t tests/docs-check.sh.
+set -euo pipefail
+
+# Names the docs put in backticks that lwnfs's code does not contain.
+declare -A NAMES=(
+	# The 2002 article's code, which the walkthrough shows beside lwnfs's.
+	[lfs_*]="the 2002 article's own functions"
+	[get_sb_single]="2002: the mount helper get_tree_single() replaced"
+	[mount_single]="2.6.37 to 6.x: between get_sb_single() and get_tree_single()"
+	[d_alloc_root]="2002: the root's dentry, before d_make_root()"
+	[d_make_root]="called for lwnfs inside simple_fill_super()"
+	[d_alloc]="2002: the dentry, before d_alloc_name()"
+	[full_name_hash]="2002: the name's hash, which d_alloc_name() computes now"
+	[PAGE_CACHE_SIZE]="2002: the block size, removed in 4.6"
+	[CURRENT_TIME]="2002: the time, before current_time()"
+	[simple_strtol]="2002: the write's parser, before kstrtos64()"
+	[simple_dir_inode_operations]="2002: the article's directory operations"
+	# What the kernel does for lwnfs, named for what it does.
+	[kernel_read]="a kernel caller of ->read_iter, named for what it needs"
+	[CAP_FSETID]="the capability inode_init_owner() checks for lwnfs"
+	# Kernel configuration: what a kernel built so does.
+	[CONFIG_*]="kernel configuration options, named for their effect"
+)
+# Paths in the docs that are the kernel's, not this tree's.
+declare -A KERNEL_PATHS=(
+	[scripts/sign-file]="the kernel's module signing tool"
+	[merge_config.sh]="the kernel's scripts/kconfig/merge_config.sh"
+	[checkpatch.pl]="the kernel's scripts/checkpatch.pl"
+	[kvm_guest.config]="the kernel's arch/x86/configs/kvm_guest.config"
+)
+# Files the build makes, which the docs name but git does not hold.
+declare -A BUILT=(
+	[conftest.h]="written by conftest.sh at build time"
+)
+# Errors of lwnfs.5 that lwnfs.c does not return itself.
+declare -A VFS_ERRNOS=(
+	[EACCES]="the VFS's permission check, before lwnfs is called"
+	[ENAMETOOLONG]="the VFS's lookup refuses a name over NAME_MAX (255)"
+	[ENOTEMPTY]="libfs's simple_rmdir(), which lwnfs_rmdir() calls"
+	[EROFS]="the VFS's mnt_want_write() on a read-only mount"
+	[ERANGE]="kstrtos64(), whose error lwnfs_write_iter() returns"
+)
+
+tree=${DOCS_TREE:-$(cd "$(dirname "$0")/.." && pwd)}
+cd "$tree"
+if [ ! -f lwnfs.c ] || [ ! -f Makefile ]; then
+	echo "docs: $tree is not an lwnfs tree" >&2
+	exit 1
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+declare -A used=()	# the entries of the lists above that a doc needed
+problems=0
+problem() {
+	echo "docs: $*" >&2
+	problems=$((problems + 1))
+}
+
+docs=()
+for f in README.md lwnfs.5 docs/*.md; do
+	if [ -f "$f" ]; then
+		docs+=("$f")
+	else
+		problem "no $f"
+	fi
+done
+md_docs=()
+for f in "${docs[@]}"; do
+	[[ $f != *.md ]] || md_docs+=("$f")
+done
+code=()
+for f in lwnfs.c lwnfs.h conftest.sh Kbuild; do
+	if [ -f "$f" ]; then code+=("$f"); else problem "no $f"; fi
+done
+mapfile -t harness < <(find harness tests scripts .ci -type f 2>/dev/null)
+code+=(/dev/null) harness+=(/dev/null)	# never none: grep would read stdin
+
+# --- What the docs say --------------------------------------------------
+# "FILE<TAB>LINE<TAB>KIND<TAB>TEXT" for each thing to check, KIND being
+# span (in backticks, outside fenced blocks), path (a path under one of
+# the tree's folders, outside fenced blocks or in a sh block), sh (a line
+# of a sh block), link (a link's target), heading (its anchor) or make (a
+# make command in bold in lwnfs.5).
+awk -v OFS='\t' '
+	function paths(s, p) {
+		while (match(s, /(^|[^A-Za-z0-9_.\/$-])(harness|tests|scripts|debian|docs|\.ci)\/[A-Za-z0-9_.\/*?<>-]*/)) {
+			p = substr(s, RSTART, RLENGTH)
+			s = substr(s, RSTART + RLENGTH)
+			sub(/^[^a-z.]/, "", p)
+			sub(/[.,;:)]+$/, "", p)
+			print FILENAME, FNR, "path", p
+		}
+	}
+	# name: each lwnfs_* or LWNFS_* name in a span (not $LWNFS_X, not a
+	# pattern such as lwnfs_* or LWNFS_HAVE_<PROBE>); kname: a span that
+	# is one other C name with an underscore, or name().
+	function names(s, id) {
+		while (match(s, /[$A-Za-z0-9_]*(lwnfs|LWNFS)_[A-Za-z0-9_]*[*<]?/)) {
+			id = substr(s, RSTART, RLENGTH)
+			s = substr(s, RSTART + RLENGTH)
+			if (id ~ /^(lwnfs|LWNFS)_[A-Za-z0-9_]*[A-Za-z0-9]$/)
+				print FILENAME, FNR, "name", id
+		}
+		if (s0 ~ /^((struct|enum) )?[A-Za-z_][A-Za-z0-9_]*(\(\))?$/) {
+			id = s0
+			sub(/^(struct|enum) /, "", id)
+			sub(/\(\)$/, "", id)
+			if (id !~ /^(lwnfs|LWNFS)_/ && (id ~ /_/ || s0 ~ /\(\)$/))
+				print FILENAME, FNR, "kname", id
+		}
+	}
+	FNR == 1 { fence = 0; lang = "" }
+	FILENAME ~ /\.5$/ {
+		paths($0)
+		if ($0 ~ /^\.B[RI]? "?make( |")/) {
+			t = $0
+			sub(/^\.B[RI]? "?/, "", t)
+			gsub(/[",]/, "", t)
+			print FILENAME, FNR, "make", t
+		}
+		next
+	}
+	/^```/ {
+		if (fence) { fence = 0 } else { fence = 1; lang = substr($0, 4) }
+		next
+	}
+	fence && lang == "sh" { print FILENAME, FNR, "sh", $0; paths($0); next }
+	fence { next }
+	{
+		paths($0)
+		k = split($0, part, "`")
+		for (i = 2; i < k; i += 2) {
+			print FILENAME, FNR, "span", part[i]
+			s0 = part[i]
+			names(part[i])
+		}
+		line = $0
+		while (match(line, /\]\([^) ]+\)/)) {
+			print FILENAME, FNR, "link", substr(line, RSTART + 2, RLENGTH - 3)
+			line = substr(line, RSTART + RLENGTH)
+		}
+		if ($0 ~ /^#+ /) {
+			h = tolower($0)
+			sub(/^#+ /, "", h)
+			gsub(/[^a-z0-9 _-]/, "", h)
+			gsub(/ /, "-", h)
+			print FILENAME, FNR, "heading", h
+		}
+	}
+' "${docs[@]}" >"$work/said"
+
+# --- Paths ---------------------------------------------------------------
+declare -A in_tree=()	# every file name in the tree
+while IFS= read -r f; do
+	in_tree[${f##*/}]=1
+done < <(find . -path ./.git -prune -o -type f -print)
+n_paths=0
+check_path() {	# FILE LINE PATH
+	local path=${3#./}
+	path=${path%%#*}
+	[ -n "$path" ] || return 0
+	[[ $path != *'<'* && $path != *'>'* && $path != *'$'* ]] || return 0
+	if [ -n "${KERNEL_PATHS[$path]:-}" ] || [ -n "${BUILT[$path]:-}" ]; then
+		used[$path]=1
+		return 0
+	fi
+	n_paths=$((n_paths + 1))
+	if [[ $path == *[*?[]* ]]; then
+		compgen -G "$path" >/dev/null || problem "$1:$2: nothing matches $path"
+	elif [[ $path == */* ]]; then
+		[ -e "$path" ] || [ -e "$path.c" ] || problem "$1:$2: no $path"
+	elif [ -z "${in_tree[$path]:-}" ]; then
+		problem "$1:$2: no file $path in the tree"
+	fi
+}
+while IFS=$'\t' read -r file line kind text; do
+	case $kind in
+	path) check_path "$file" "$line" "$text" ;;
+	span)
+		read -r -a words <<<"$text"
+		for word in ${words[@]+"${words[@]}"}; do
+			word=${word#./}
+			[[ $word =~ ^[A-Za-z0-9_.-]+\.(c|h|sh|pl|md|bats|bash|5|conf|config|expected)$ ||
+				$word =~ ^(Kbuild|Makefile|LICENSE)$ ]] || continue
+			check_path "$file" "$line" "$word"
+		done
+		;;
+	esac
+done <"$work/said"
+
+# --- Links ---------------------------------------------------------------
+declare -A headings=()
+while IFS=$'\t' read -r file _ kind text; do
+	[ "$kind" != heading ] || headings[$file#$text]=1
+done <"$work/said"
+n_links=0
+while IFS=$'\t' read -r file line kind text; do
+	[ "$kind" = link ] || continue
+	case $text in http://* | https://* | mailto:*) continue ;; esac
+	n_links=$((n_links + 1))
+	target=${text%%#*} anchor=
+	[[ $text != *'#'* ]] || anchor=${text#*#}
+	if [ -z "$target" ]; then
+		target=$file
+	else
+		target=$(realpath -m --relative-to=. "$(dirname "$file")/$target")
+	fi
+	if [ ! -e "$target" ]; then
+		problem "$file:$line: a link to $text: no $target"
+	elif [ -n "$anchor" ] && [ -z "${headings[$target#$anchor]:-}" ]; then
+		problem "$file:$line: a link to $text: no heading #$anchor in $target"
+	fi
+done <"$work/said"
+
+# --- Names ---------------------------------------------------------------
+# words FILE...: the C words of FILEs, one a line.
+words() { grep -IhoE '[A-Za-z0-9_]+' "$@" | sort -u; }	# text files only
+declare -A in_code=() in_build=() in_harness=()
+while read -r w; do in_code[$w]=1; done < <(words "${code[@]}")
+while read -r w; do in_build[$w]=1; done < <(words dkms.conf Makefile 2>/dev/null)
+while read -r w; do in_harness[$w]=1; done < <(words "${harness[@]}")
+allowed() {	# NAME: in NAMES, or matches a pattern there
+	local key
+	for key in "${!NAMES[@]}"; do
+		# shellcheck disable=SC2053 # the keys are patterns
+		if [[ $1 == $key ]]; then
+			used[$key]=1
+			return 0
+		fi
+	done
+	return 1
+}
+n_names=0
+declare -A seen=()
+while IFS=$'\t' read -r file line kind id; do
+	case $kind in name | kname) ;; *) continue ;; esac
+	[ "$file" != docs/results.md ] || continue
+	[ -z "${seen[$file $id]:-}" ] || continue
+	seen[$file $id]=1
+	n_names=$((n_names + 1))
+	[ -z "${in_code[$id]:-}" ] || continue
+	if [ "$kind" = name ]; then
+		if [[ $id == lwnfs_* ]]; then
+			problem "$file:$line: $id is in none of lwnfs.c, lwnfs.h, conftest.sh, Kbuild"
+		elif [ -z "${in_harness[$id]:-}" ]; then
+			problem "$file:$line: $id is in neither the code nor the harness"
+		fi
+		continue
+	fi
+	[ -z "${in_build[$id]:-}" ] || continue
+	[ "$file" != docs/testing.md ] || [ -z "${in_harness[$id]:-}" ] || continue
+	allowed "$id" ||
+		problem "$file:$line: $id is not in the code, and not on docs-check.sh's list of names"
+done <"$work/said"
+
+# --- Constants -------------------------------------------------------------
+# What the code says: "NAME VALUE", VALUE in decimal.
+{
+	sed -nE 's/^#define[[:space:]]+(LWNFS_[A-Z0-9_]+)[[:space:]]+(0x[0-9a-fA-F]+|[0-9]+)\b.*/\1 \2/p' lwnfs.h |
+		while read -r name value; do echo "$name $((value))"; done
+	# The fixed tree: inode numbers 1 (the root) to the entries before
+	# LWNFS_NR_BUILTIN, each made with number which + 1.
+	if grep -qF 'which + 1' lwnfs.c; then
+		echo "INODES_LAST $(awk '/^enum lwnfs_builtin/ { on = 1; next }
+			on && /LWNFS_NR_BUILTIN/ { print n; exit }
+			on && /^\tLWNFS_/ { n++ }' lwnfs.c)"
+	fi
+	echo "FILE_MODE $((8#$(sed -nE 's/.*"counter", S_IFREG \| ([0-7]+),.*/\1/p' lwnfs.c)))"
+	echo "DIR_MODE $((8#$(sed -nE 's/.*"subdir", S_IFDIR \| ([0-7]+),.*/\1/p' lwnfs.c)))"
+} >"$work/values"
+value_of() { awk -v n="$1" '$1 == n { print $2 }' "$work/values"; }
+
+# What the docs say: "FILE LINE NAME VALUE DECIMAL" for each stated value
+# (a mode is octal, however written), from the
+# text of each doc with lines joined (a statement may span two), markup
+# and backticks taken out.
+perl -e '
+	my %rule = (
+		"LWNFS_MAGIC"                => qr/\b(0x[0-9a-fA-F]{8})\b/,
+		"LWNFS_WRITE_MAX"            => qr/\b(?:write|written|it was)\b[^.]{0,60}?\b(?:longer|more)\s+than\s+(\d+)\s+bytes/i,
+		"LWNFS_TEXT_MAX"             => qr/\b(\d+)\s+bytes\s+or\s+more/i,
+		"LWNFS_DEFAULT_MODE"         => qr/\bmode\b[^.;]{0,60}?\bdefault\s+(0?[0-7]{3,4})\b/i,
+		"LWNFS_DEFAULT_MAX_COUNTERS" => qr/\bmax_counters\b[^.;]{0,80}?\bdefault\s+(\d+)/i,
+		"FILE_MODE"                  => qr/\bbuilt-in\s+files\s+(?:have\s+)?(?:mode\s+)?(0[0-7]{3})\b/i,
+		"DIR_MODE"                   => qr/\bits\s+directories\s+(?:mode\s+)?(0[0-7]{3})\b/i,
+		"INODES"                     => qr/\binode\s+numbers\s+(\d+)\s+to\s+(\d+)\b/i,
+		"DEFINE"                     => qr/\b(LWNFS_[A-Z0-9_]+)[,:]?\s+\(?(0x[0-9a-fA-F]+|\d+)\b/,
+	);
+	my %said;
+	for my $file (@ARGV) {
+		open(my $fh, "<", $file) or die "docs-check: $file: $!\n";
+		my ($text, @at, $fence) = ("");
+		while (my $l = <$fh>) {
+			chomp $l;
+			if ($file =~ /\.md$/ && $l =~ /^```/) { $fence = !$fence; next }
+			next if $fence;
+			if ($file =~ /\.5$/) {
+				next if $l =~ /^\.\\"/;
+				$l =~ s/^\.[A-Z]{1,2}\b ?//;
+				$l =~ s/\\f[BIRP]//g;
+				$l =~ s/\\-/-/g;
+				$l =~ s/\\\(aq/\x27/g;
+				$l =~ s/"//g;
+			}
+			$l =~ s/[`*]//g;
+			$l =~ s/^\s+//;
+			push @at, [length($text), $.];
+			$text .= "$l ";
+		}
+		for my $name (sort keys %rule) {
+			while ($text =~ /$rule{$name}/g) {
+				my $pos = $-[0];
+				my $line = (grep { $_->[0] <= $pos } @at)[-1][1];
+				my @said = $name eq "DEFINE" ? ([$1, $2]) :
+					$name eq "INODES" ? (["INODES_FIRST", $1], ["INODES_LAST", $2]) :
+					([$name, $1]);
+				for (@said) {
+					my ($n, $v) = @$_;
+					my $d = $n =~ /MODE$/ ? oct($v) : $v =~ /^0x/ ? hex($v) : $v;
+					print "$file $line $n $v $d\n" unless $said{"$file $line $n"}++;
+				}
+			}
+		}
+	}
+' "${docs[@]}" >"$work/stated"
+
+n_constants=0
+while read -r file line name stated decimal; do
+	if [ "$name" = INODES_FIRST ]; then want=1; else want=$(value_of "$name"); fi
+	if [ -z "$want" ]; then
+		# a define of another kind (a string), or a name the code lost
+		[[ $name != LWNFS_* ]] || grep -qw -- "$name" lwnfs.h ||
+			problem "$file:$line: states $name = $stated, and the code has no $name"
+		[[ $name == LWNFS_* ]] ||
+			problem "$file:$line: states $name, which docs-check.sh cannot find in the code"
+		continue
+	fi
+	n_constants=$((n_constants + 1))
+	case $name in
+	*MODE) has=$(printf '0%o' "$want") ;;
+	*MAGIC) has=$(printf '0x%x' "$want") ;;
+	*) has=$want ;;
+	esac
+	[ "$decimal" = "$want" ] ||
+		problem "$file:$line: states $name = $stated, the code has $has"
+done <"$work/stated"
+for name in LWNFS_MAGIC LWNFS_WRITE_MAX LWNFS_DEFAULT_MODE LWNFS_DEFAULT_MAX_COUNTERS INODES_LAST; do
+	awk -v n="$name" '$1 == "lwnfs.5" && $3 == n { found = 1 } END { exit !found }' "$work/stated" ||
+		problem "lwnfs.5 no longer states $name: the check would check nothing"
+done
+
+# --- Make targets ----------------------------------------------------------
+targets=" $(sed -nE 's/^([A-Za-z0-9][A-Za-z0-9_ -]*):([^=]|$).*/\1/p' Makefile | tr '\n' ' ') "
+n_targets=0
+while IFS=$'\t' read -r file line kind text; do
+	case $kind in span | sh | make) ;; *) continue ;; esac
+	text=${text%%#*}
+	while [[ $text =~ \<[^\>]*\> ]]; do	# <placeholders>
+		text=${text/"${BASH_REMATCH[0]}"/X}
+	done
+	[[ $text =~ (^|[[:space:]])make([[:space:]]|$) ]] || continue
+	# a command: make, after nothing but sudo and VAR=value words
+	read -r -a words <<<"${text%%make*}"
+	command=1
+	for word in ${words[@]+"${words[@]}"}; do
+		[[ $word == sudo || $word == *=* ]] || command=0
+	done
+	[ "$command" = 1 ] || continue
+	read -r -a words <<<"${text#*make}"
+	target=
+	skip=0
+	for word in ${words[@]+"${words[@]}"}; do
+		if [ "$skip" = 1 ]; then skip=0; continue; fi
+		case $word in
+		-C | -f | -j | -o) skip=1 ;;
+		-* | *=*) ;;
+		'&&' | '||' | ';' | '|') break ;;
+		*) target=$word; break ;;
+		esac
+	done
+	[ -n "$target" ] || continue
+	n_targets=$((n_targets + 1))
+	if ! [[ $target =~ ^[a-z][a-z0-9_-]*$ && $targets == *" $target "* ]]; then
+		problem "$file:$line: make $target: no such target in the Makefile"
+	fi
+done <"$work/said"
+
+# --- Errors of lwnfs.5 -----------------------------------------------------
+mapfile -t listed < <(awk '/^\.SH / { on = ($2 == "ERRORS") } on && prev == ".TP" && /^\.B E[A-Z0-9]+$/ { print $2 } { prev = $0 }' lwnfs.5)
+mapfile -t returned < <(grep -ohE -- '-E[A-Z0-9]+\b' lwnfs.c lwnfs.h | tr -d - | sort -u)
+[ "${#listed[@]}" -gt 0 ] || problem "lwnfs.5: no errno under ERRORS"
+for e in ${listed[@]+"${listed[@]}"}; do
+	[ -z "${VFS_ERRNOS[$e]:-}" ] || used[$e]=1
+	[[ " ${returned[*]} " == *" $e "* ]] || [ -n "${VFS_ERRNOS[$e]:-}" ] ||
+		problem "lwnfs.5: ERRORS lists $e, which lwnfs.c and lwnfs.h never return, and which is not in docs-check.sh's VFS_ERRNOS"
+done
+for e in ${returned[@]+"${returned[@]}"}; do
+	[[ " ${listed[*]} " == *" $e "* ]] ||
+		problem "lwnfs.5: the code returns $e, which ERRORS does not list"
+done
+
+# A list entry that no doc needs any more is stale: take it out.
+for key in "${!NAMES[@]}" "${!KERNEL_PATHS[@]}" "${!BUILT[@]}" "${!VFS_ERRNOS[@]}"; do
+	[ -n "${used[$key]:-}" ] ||
+		problem "docs-check.sh lists $key, which no doc needs any more"
+done
+
+if [ "$problems" -gt 0 ]; then
+	exit 1
+fi
+echo "docs: ok (${#docs[@]} docs; $n_paths paths, $n_links links, $n_names names," \
+	"$n_constants constants, $n_targets targets, ${#listed[@]} errnos checked)"
