@@ -108,14 +108,16 @@ vm:
 check:
 	harness/check.sh
 
+# The life of lwnfs-dkms (package and kernel upgrades, no headers,
+# autopkgtest) on these releases: LIFE=trixie make check-life runs one.
+LIFE ?= bookworm trixie
+
 # KERNELS="bullseye sid" make check-all runs a part of the matrix; the
 # DKMS-life suites follow, whatever the matrix found.
 check-all:
 	@status=0; harness/matrix.sh || status=1; \
-		harness/life.sh bookworm trixie || status=1; exit $$status
+		harness/life.sh $(LIFE) || status=1; exit $$status
 
-# The life of lwnfs-dkms: package and kernel upgrades, no headers, autopkgtest.
-LIFE ?= bookworm trixie
 check-life:
 	harness/life.sh $(LIFE)
 

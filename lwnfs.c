@@ -179,6 +179,16 @@ static ssize_t lwnfs_read_iter(struct kiocb *iocb, struct iov_iter *to)
 	ssize_t copied;
 	s64 value;
 
+	/*
+	 * io_uring tries a regular file without a block device with
+	 * IOCB_NOWAIT first (before 6.4, whatever FMODE_NOWAIT says), and
+	 * reads on at the position reached when a read comes back short,
+	 * as every read of a value does: that rest would be the file's last
+	 * value, maybe another request's.  So such a try is sent to
+	 * io_uring's threads, where one blocking read is all.
+	 */
+	if (iocb->ki_flags & IOCB_NOWAIT)
+		return -EAGAIN;
 	if (!iov_iter_count(to))
 		return 0;
 	if (iocb->ki_pos != 0)
@@ -206,6 +216,8 @@ static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	s64 value;
 	int err;
 
+	if (iocb->ki_flags & IOCB_NOWAIT)	/* the inode lock may sleep */
+		return -EAGAIN;
 	if (iocb->ki_pos != 0 || count > LWNFS_WRITE_MAX)
 		return -EINVAL;
 	if (copy_from_iter(text, count, from) != count)

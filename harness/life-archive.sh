@@ -21,18 +21,15 @@ set -euo pipefail
 usage='usage: life-archive.sh ROOT UPGRADE_SUITE'
 root=${1:?$usage} suite=${2:?$usage}
 archive=/srv/lwnfs-archive
+# shellcheck source=harness/settings.sh
+. "$(dirname "$0")/settings.sh"
 
 in_root() {
 	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C \
 		DEBIAN_FRONTEND=noninteractive "$@"
 }
 
-images=("$root"/boot/vmlinuz-*)
-if [ "${#images[@]}" != 1 ] || [ ! -e "${images[0]}" ]; then
-	echo "life-archive: no single kernel image in $root/boot" >&2
-	exit 1
-fi
-release=${images[0]#"$root"/boot/vmlinuz-}
+release=$(lwnfs_root_release "$root")
 
 sources=$root/etc/apt/sources.list
 mirror=$(awk '$1 == "deb" { print $2; exit }' "$sources")

@@ -93,6 +93,11 @@ done
 # guest's death showed; seen: what that first showed.
 declare -A verdict seen
 boots=0 alone=''
+# report NAME: the first kernel report in the guest's output (its serial
+# log, when it died) after mutant NAME started.
+report() {
+	sed -n "/^mutant $1: start\$/,\$p" "$log" | grep -m 1 -E "$LWNFS_KERNEL_BAD" || true
+}
 while true; do
 	todo=("original $PWD/lwnfs.ko -")
 	for name in ${alone:-"${torun[@]}"}; do
@@ -105,7 +110,7 @@ while true; do
 	# Time enough for every suite of every mutant left; a hung kernel
 	# costs that much once.
 	harness/vm.sh -k "$release" -t $((600 + 300 * ${#todo[@]})) -- \
-		harness/guest/mutants.sh "$work/todo" | tee "$log" || rc=${PIPESTATUS[0]}
+		harness/guest/mutants.sh "$work/todo" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
 	declare -A said=()
 	while read -r name what; do
 		said[$name]=$what
@@ -118,14 +123,17 @@ while true; do
 	fi
 	last=$(sed -n 's/^mutant \([^ ]*\): start$/\1/p' "$log" | tail -n 1)
 	if [ -n "$alone" ]; then
-		# The second look, alone on a fresh guest: it decides.
-		if [ -z "${said[$alone]+set}" ]; then
-			verdict[$alone]="UNDECIDED: $(printf '%s' "${seen[$alone]}"); alone on a fresh guest, the guest died again (vm.sh status $rc)"
-		elif [[ ${said[$alone]} == "killed by the kernel log"* ]]; then
-			verdict[$alone]="${said[$alone]} (seen again alone on a fresh guest)"
+		# The second look, alone on a fresh guest, decides: a test that
+		# fails, or a kernel report, also one that brought the guest
+		# down; a death with no report decides nothing.
+		if [ -n "${said[$alone]+set}" ]; then
+			verdict[$alone]=${said[$alone]}
+		elif [ -n "$(report "$alone")" ]; then
+			verdict[$alone]="killed by the kernel log, the guest brought down: $(report "$alone")"
 		else
-			verdict[$alone]="${said[$alone]} (alone on a fresh guest; before: ${seen[$alone]})"
+			verdict[$alone]="UNDECIDED: the guest died under it with no report, twice (vm.sh status $rc)"
 		fi
+		echo "mutants: $alone alone on a fresh guest, after ${seen[$alone]}: ${verdict[$alone]}"
 		alone=''
 		continue
 	fi
@@ -156,12 +164,12 @@ for name in "${names[@]}"; do
 	elif [ "${verdict[$name]}" = survived ]; then
 		echo "$name: SURVIVED"
 		failed=$((failed + 1))
-	elif [[ ${verdict[$name]} == UNDECIDED* ]]; then
-		echo "$name: ${verdict[$name]}"
-		failed=$((failed + 1))
-	else
+	elif [[ ${verdict[$name]} == "killed by "* ]]; then
 		echo "$name: ${verdict[$name]}"
 		passed=$((passed + 1))
+	else
+		echo "$name: ${verdict[$name]:-no verdict}"
+		failed=$((failed + 1))
 	fi
 done
 echo "mutants: $((SECONDS - start)) s, $boots guest(s)"

@@ -61,14 +61,14 @@ exchange() {
 }
 
 # klog_mark: a line of this test's in the kernel log; klog_since_mark
-# prints the log from it on, so that a check finds only what came after.
+# prints the log from it on (failing if the log no longer holds it), so
+# that a check finds only what came after.
 klog_mark() {
-	KLOG_MARK="lwnfs-test: $BATS_TEST_NUMBER.$$.$RANDOM"
-	echo "$KLOG_MARK" >/dev/kmsg
+	KLOG_SEQ=$(perl "$TREE/harness/guest/kmsg.pl" mark "lwnfs-test: $BATS_TEST_NUMBER")
 }
 
 klog_since_mark() {
-	dmesg | sed -n "/$KLOG_MARK\$/,\$p"
+	perl "$TREE/harness/guest/kmsg.pl" since "$KLOG_SEQ"
 }
 
 # value FILE: take one value (and so advance the counter).

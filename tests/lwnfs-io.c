@@ -189,7 +189,7 @@ static void ring_read(struct ring *r, int fd, char *buf, unsigned int slot)
 static void *uring_thread(void *arg)
 {
 	static char bufs[64][DEPTH][TEXT];
-	long me = (long)arg, submitted = 0, done = 0;
+	long me = (long)arg, submitted = 0, done = 0, n;
 	int fd = open_or_die(O_RDONLY);
 	unsigned int head, slot, queued;
 	struct io_uring_cqe *cqe;
@@ -207,9 +207,14 @@ static void *uring_thread(void *arg)
 			submitted++;
 			queued++;
 		}
-		if (syscall(__NR_io_uring_enter, r.fd, queued, 1,
-			    IORING_ENTER_GETEVENTS, NULL, 0) < 0 && errno != EINTR)
+		n = syscall(__NR_io_uring_enter, r.fd, queued, 1,
+			    IORING_ENTER_GETEVENTS, NULL, 0);
+		if (n < 0)
 			die("io_uring_enter");
+		if (n >= 0 && n != (long)queued) {
+			fprintf(stderr, "lwnfs-io: %ld of %u reads submitted\n", n, queued);
+			exit(1);
+		}
 		head = *r.cq_head;
 		while (head != __atomic_load_n(r.cq_tail, __ATOMIC_ACQUIRE)) {
 			cqe = &r.cqes[head & *r.cq_mask];

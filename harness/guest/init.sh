@@ -40,7 +40,9 @@ fi
 kmsg=$(dirname "$0")/kmsg.pl
 cd "$cwd"
 # The run's kernel log starts at this record; boot messages are not ours.
-seq=$(perl "$kmsg" mark "lwnfs-vm: command starts")
+seq=0
+seq=$(perl "$kmsg" mark "lwnfs-vm: command starts" 2>"$r/dmesg-lost") ||
+	echo "kmsg.pl mark: status $?" >>"$r/dmesg-lost"
 rc=0
 bash "$r/cmd" >"$r/output" 2>&1 </dev/null || rc=$?
 if [ -e "$r/interactive" ]; then
@@ -50,7 +52,7 @@ if [ -e "$r/interactive" ]; then
 fi
 # All the run logged, or a word that it cannot be had (the ring wrapped
 # past its first record), which vm.sh counts as a failure.
-perl "$kmsg" since "$seq" >"$r/dmesg" 2>"$r/dmesg-lost" ||
+perl "$kmsg" since "$seq" >"$r/dmesg" 2>>"$r/dmesg-lost" ||
 	echo "kmsg.pl since $seq: status $?" >>"$r/dmesg-lost"
 echo "$rc" >"$r/rc"
 sync

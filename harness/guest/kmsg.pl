@@ -19,14 +19,19 @@ my ($cmd, $arg) = @ARGV;
 die "usage: kmsg.pl mark TEXT | since SEQ\n"
 	unless defined $arg && ($cmd eq 'mark' || ($cmd eq 'since' && $arg =~ /^\d+$/));
 
-# Every record the log holds now, oldest first: [SEQ, SECONDS, MESSAGE].
+# Every record the log holds now, oldest first: [SEQ, SECONDS, MESSAGE];
+# $overrun says whether records went while they were read (EPIPE).
+my $overrun = 0;
 sub records {
 	my @out;
 	sysopen(my $fh, '/dev/kmsg', O_RDONLY | O_NONBLOCK) or die "kmsg.pl: /dev/kmsg: $!\n";
 	while (1) {
 		my $n = sysread($fh, my $rec, 16384);
 		if (!defined $n) {
-			next if $! == EPIPE;	# overwritten while we read: go on
+			if ($! == EPIPE) {	# overwritten while we read
+				$overrun = 1;
+				next;
+			}
 			last if $! == EAGAIN;	# no more
 			die "kmsg.pl: reading /dev/kmsg: $!\n";
 		}
@@ -53,6 +58,10 @@ my @all = records();
 if (!@all || $all[0][0] > $arg) {
 	print STDERR "kmsg.pl: the kernel log no longer holds record $arg",
 		(@all ? ", its oldest is $all[0][0]" : ''), "\n";
+	exit 3;
+}
+if ($overrun) {
+	print STDERR "kmsg.pl: records were overwritten while the log was read\n";
 	exit 3;
 }
 printf "[%12.6f] %s\n", $_->[1], $_->[2] for grep { $_->[0] >= $arg } @all;
