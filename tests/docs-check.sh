@@ -69,6 +69,10 @@ declare -A KERNEL_PATHS=(
 	[checkpatch.pl]="the kernel's scripts/checkpatch.pl"
 	[kvm_guest.config]="the kernel's arch/x86/configs/kvm_guest.config"
 )
+# Errors lwnfs.c returns that no user sees, so that ERRORS need not list them.
+declare -A UNSEEN_ERRNOS=(
+	[EAGAIN]="only to io_uring's IOCB_NOWAIT try, which io_uring then makes again in its own threads"
+)
 # Files the build makes, which the docs name but git does not hold.
 declare -A BUILT=(
 	[conftest.h]="written by conftest.sh at build time"
@@ -437,12 +441,19 @@ for e in ${listed[@]+"${listed[@]}"}; do
 		problem "lwnfs.5: ERRORS lists $e, which lwnfs.c and lwnfs.h never return, and which is not in docs-check.sh's VFS_ERRNOS"
 done
 for e in ${returned[@]+"${returned[@]}"}; do
+	if [ -n "${UNSEEN_ERRNOS[$e]:-}" ]; then
+		used[$e]=1
+		[[ " ${listed[*]} " != *" $e "* ]] ||
+			problem "lwnfs.5: ERRORS lists $e, which docs-check.sh's UNSEEN_ERRNOS says no user sees"
+		continue
+	fi
 	[[ " ${listed[*]} " == *" $e "* ]] ||
 		problem "lwnfs.5: the code returns $e, which ERRORS does not list"
 done
 
 # A list entry that no doc needs any more is stale: take it out.
-for key in "${!NAMES[@]}" "${!KERNEL_PATHS[@]}" "${!BUILT[@]}" "${!VFS_ERRNOS[@]}"; do
+for key in "${!NAMES[@]}" "${!KERNEL_PATHS[@]}" "${!BUILT[@]}" "${!VFS_ERRNOS[@]}" \
+	"${!UNSEEN_ERRNOS[@]}"; do
 	[ -n "${used[$key]:-}" ] ||
 		problem "docs-check.sh lists $key, which no doc needs any more"
 done
