@@ -133,6 +133,28 @@ make_dir() {
 	[ "$(cat "$C")" = 52 ]
 }
 
+@test "copy_file_range(2) from a counter copies nothing and takes no value" {
+	echo 60 >"$C"
+	echo 7 >"$MNT/copy"
+	# The kernel copies no further than the size stat(2) gives, 0: into
+	# a counter of the same filesystem it returns 0; into a file of
+	# another, 0 (5.18 and older) or EXDEV.
+	for out in "$MNT/copy" "$BATS_TEST_TMPDIR/copy"; do
+		: >"$out"
+		run perl -e 'use Errno; require "syscall.ph";
+			open(my $in, "<", $ARGV[0]) or die "$!\n";
+			open(my $out, ">", $ARGV[1]) or die "$!\n";
+			my $n = syscall(&SYS_copy_file_range, fileno($in), 0,
+					fileno($out), 0, 64, 0);
+			print(($n == -1 ? (grep { $!{$_} } keys %!) : $n), "\n")' "$C" "$out"
+		echo "into $out: $output"
+		[[ $output == 0 || ($out != $MNT/* && $output == EXDEV) ]]
+	done
+	[ "$(cat "$C")" = 60 ]
+	[ "$(cat "$MNT/copy")" = 7 ]
+	[ ! -s "$BATS_TEST_TMPDIR/copy" ]
+}
+
 @test "io_uring reads from 4 submitters: 2000 values, distinct and contiguous" {
 	echo 1000 >"$C"
 	"$IO" uring 4 500 "$C" >/tmp/values
