@@ -4,9 +4,10 @@
 # make check: install what is missing, build lwnfs W=1 for the distro's
 # kernel and the Debian package, check on the host that kernel features
 # are found in the headers (backport.sh), that docs/walkthrough.md's
-# excerpts are still the code's (walkthrough-check.sh) and that every doc
-# is still true to the tree (docs-check.sh), and run the whole bats
-# suite, the module's suites and the installation suites, in a guest
+# excerpts are still the code's (walkthrough-check.sh), that every doc
+# is still true to the tree (docs-check.sh) and that every promise of
+# lwnfs.5 is mapped to its tests (promises-check.sh), and run the whole
+# bats suite, the module's suites and the installation suites, in a guest
 # booted on that kernel.  Prints TAP and a closing "N passed, N failed,
 # N skipped" line; exits non-zero on a failure.
 set -euo pipefail
@@ -46,6 +47,7 @@ make --no-print-directory deb >"$log" 2>&1 || {
 tests/backport.sh "$release"
 tests/walkthrough-check.sh
 tests/docs-check.sh
+tests/promises-check.sh
 
 rc=0
 harness/vm.sh -k "$release" -t "$LWNFS_SUITE_TIMEOUT" -- bats --tap --timing tests tests/install |

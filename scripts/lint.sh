@@ -4,8 +4,9 @@
 # make lint: the checks the kernel's 0-day bot runs, on lwnfs.  checkpatch
 # --strict, sparse (C=2) and W=1 on the module, coccicheck's semantic
 # patches, shellcheck on the scripts, the docs against the tree
-# (tests/docs-check.sh), mandoc, groff and lintian on the man page and the
-# Debian package.  Prints each finding; exits non-zero if there is any.
+# (tests/docs-check.sh) and lwnfs.5's promises against the tests
+# (tests/promises-check.sh), mandoc, groff and lintian on the man page and
+# the Debian package.  Prints each finding; exits non-zero if there is any.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -70,6 +71,7 @@ check shellcheck shellcheck -x conftest.sh harness/*.sh harness/guest/*.sh \
 	tests/*.sh tests/*.bats tests/install/*.bats tests/life/*.bats tests/helpers.bash .ci/run \
 	scripts/*.sh
 check docs tests/docs-check.sh
+check promises tests/promises-check.sh
 package() {
 	make --no-print-directory deb >/dev/null && scripts/lint-package.sh
 }

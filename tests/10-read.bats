@@ -46,6 +46,21 @@ teardown() {
 	[ "$(cat "$C")" = 99 ]
 }
 
+@test "one read of 24 bytes takes a value whole, the longest ones too" {
+	local v
+	# Bytes read and the text, then what a read at the offset reached
+	# returns: the newline is in the count, and nothing is left.
+	for v in -9223372036854775808 9223372036854775806 0; do
+		echo "$v" >"$C"
+		run perl -e 'open(my $fh, "<", $ARGV[0]) or die "$!\n";
+			my $n = sysread($fh, my $buf, 24) // die "$!\n";
+			my $rest = sysread($fh, my $more, 24) // die "$!\n";
+			print "$n:$buf$rest\n"' "$C"
+		[ "${lines[*]}" = "$((${#v} + 1)):$v 0" ]
+	done
+	[ "$(cat "$C")" = 1 ]
+}
+
 @test "a read past the text of the value returns EOF, not a new value" {
 	exec 7<"$C"
 	run head -c 2 <&7

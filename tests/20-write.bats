@@ -135,6 +135,27 @@ reject() {
 	[ "$(cat "$C")" = 7 ]
 }
 
+@test "on the same open file, pwrite(2) at 0 or lseek(2) back to 0 sets the counter again" {
+	# write, write at the offset reached, pwrite at 0, a read through
+	# another open file, write at the offset reached, lseek to 0, write.
+	# pwrite64's offset is 0 however the ABI splits it into registers.
+	run perl -e 'use Errno; require "syscall.ph";
+		sub said { print(($_[0] ? "ok" : (grep { $!{$_} } keys %!)), "\n") }
+		open(my $fh, ">", $ARGV[0]) or die "$!\n";
+		said(defined syswrite($fh, "7\n"));
+		said(defined syswrite($fh, "9\n"));
+		my $v = "8\n";
+		said(syscall(&SYS_pwrite64, fileno($fh), $v, length($v), 0, 0, 0) == 2);
+		open(my $r, "<", $ARGV[0]) or die "$!\n";
+		sysread($r, my $buf, 32) // die "$!\n";
+		print $buf;
+		said(defined syswrite($fh, "6\n"));
+		sysseek($fh, 0, 0) // die "$!\n";
+		said(defined syswrite($fh, "5\n"))' "$C"
+	[ "${lines[*]}" = "ok EINVAL ok 8 EINVAL ok" ]
+	[ "$(cat "$C")" = 5 ]
+}
+
 @test "a write updates mtime and ctime; a refused one does not" {
 	touch -d '2001-01-01 00:00:00' "$C"
 	mtime=$(stat -c %y "$C") ctime=$(stat -c %z "$C")	# to the nanosecond

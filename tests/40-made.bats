@@ -45,6 +45,22 @@ teardown() {
 	[ "$(cat "$MNT/five")" = 6 ]
 }
 
+@test "mknod(2) of a regular file makes a counter at 0" {
+	# mknod(1) makes only devices and FIFOs: mknodat(2) itself, of type
+	# 0 (a regular file, as mknod(2) says) and of S_IFREG.
+	run perl -e 'require "syscall.ph";
+		for (["plain", 0644], ["reg", 0100600]) {
+			my ($path, $mode) = ("$ARGV[0]/$_->[0]", $_->[1]);
+			syscall(&SYS_mknodat, -100, $path, $mode, 0) == 0 or die "$path: $!\n";
+		}' "$MNT"
+	[ "$status" = 0 ]
+	run stat -c '%F %a' "$MNT/plain" "$MNT/reg"
+	[ "${lines[*]}" = "regular empty file 644 regular empty file 600" ]
+	[ "$(cat "$MNT/plain")" = 0 ]
+	[ "$(cat "$MNT/plain")" = 1 ]
+	[ "$(cat "$MNT/reg")" = 0 ]
+}
+
 @test "a bad first write still makes the counter, at 0" {
 	run bash -c "echo junk > $MNT/bad"
 	[ "$status" -ne 0 ]
@@ -141,6 +157,20 @@ subdir" ]
 	done
 }
 
+@test "block devices and sockets cannot be made either: EPERM" {
+	run mknod "$MNT/b" b 7 0
+	echo "mknod b: $output"
+	[ "$status" -ne 0 ]
+	[[ $output == *"Operation not permitted"* ]]
+	# bind(2) of a unix socket makes its node with mknod(2).
+	run perl -e 'use Errno; use Socket;
+		socket(my $s, AF_UNIX, SOCK_STREAM, 0) or die "socket: $!\n";
+		bind($s, pack_sockaddr_un($ARGV[0])) and die "bound\n";
+		print((grep { $!{$_} } keys %!), "\n")' "$MNT/sock"
+	[ "$output" = EPERM ]
+	[ "$(cd "$MNT" && echo *)" = "counter subdir" ]
+}
+
 @test "a name longer than 255 bytes: ENAMETOOLONG" {
 	run touch "$MNT/$(printf 'x%.0s' $(seq 256))"
 	[[ $output == *"File name too long"* ]]
@@ -185,6 +215,30 @@ inodes() {
 	umount "$MNT"
 	[ $(($(inodes) - base)) -lt 100 ]
 	rmmod lwnfs
+}
+
+@test "unlinked counters still open go, with their memory, when they are closed" {
+	base=$(inodes)
+	mkdir "$MNT/open"
+	(cd "$MNT/open" && seq 500 | xargs touch)
+	# One process opens all 500, unlinks them, and counts the inodes in
+	# use with them open, then closed.
+	run perl -e 'my $dir = $ARGV[0];
+		sub inodes {
+			open(my $f, "<", "/proc/sys/fs/inode-nr") or die "$!\n";
+			my ($nr, $unused) = split(" ", <$f>);
+			return $nr - $unused;
+		}
+		my @fh = map { open(my $fh, "<", "$dir/$_") or die "$!\n"; $fh } 1 .. 500;
+		unlink("$dir/$_") or die "$!\n" for 1 .. 500;
+		print inodes(), "\n";
+		close($_) for @fh;
+		print inodes(), "\n"' "$MNT/open"
+	echo "inodes in use: $base before, then ${lines[*]}"
+	[ "$status" = 0 ]
+	[ -z "$(ls -A "$MNT/open")" ]
+	[ $((lines[0] - base)) -ge 500 ]
+	[ $((lines[1] - base)) -lt 100 ]
 }
 
 @test "race: creators, removers and readers on the same names for 10 s" {
