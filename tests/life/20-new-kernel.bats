@@ -46,7 +46,10 @@ kernels() {
 
 @test "Debian's autopkgtest (autodep8's dkms test) passes for both kernels' headers" {
 	grep -q '^Testsuite: autopkgtest-pkg-dkms$' "$TREE/debian/control"
-	run autopkgtest --no-built-binaries "$DEB" "$TREE/" -- null
+	# autodep8's test breaks the testbed (it purges and reinstalls);
+	# this guest's machine is at the end of its life: let it.
+	run autopkgtest --no-built-binaries --ignore-restrictions=breaks-testbed \
+		"$DEB" "$TREE/" -- null
 	echo "$output"
 	[ "$status" = 0 ]
 	for k in $(kernels); do
