@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/life-archive.sh ROOT UPGRADE_SUITE
+# Usage: harness/life-archive.sh ROOT UPGRADE_SUITE [PACKAGE...]
 #
 # For a DKMS-life root that root.sh is making (bookworm-life, trixie-life:
 # a kernel image and no headers): fetch from Debian's archive what the
@@ -12,14 +12,16 @@
 #  - the newer kernel, image and headers, of UPGRADE_SUITE (the release's
 #    backports), as "apt install -t SUITE linux-image-amd64
 #    linux-headers-amd64" brings it: the kernel upgrade;
-#  - dctrl-tools, which Debian's dkms autopkgtest installs;
+#  - the PACKAGEs, such as what Debian's dkms autopkgtest installs
+#    (autodep8 makes it depend on linux-doc; it wants dctrl-tools);
 # each with whatever it needs that the root does not have.  apt then
 # finds them as it would in the archive, and the kernel's and DKMS's
 # maintainer scripts run as on a user's machine.
 set -euo pipefail
 
-usage='usage: life-archive.sh ROOT UPGRADE_SUITE'
+usage='usage: life-archive.sh ROOT UPGRADE_SUITE [PACKAGE...]'
 root=${1:?$usage} suite=${2:?$usage}
+shift 2
 archive=/srv/lwnfs-archive
 # shellcheck source=harness/settings.sh
 . "$(dirname "$0")/settings.sh"
@@ -39,7 +41,7 @@ in_root apt-get -qq update
 mkdir -p "$root$archive/partial"
 get=(apt-get -qq -y --no-install-recommends --download-only
 	-o "Dir::Cache::Archives=$archive")
-in_root "${get[@]}" install "linux-headers-$release" dctrl-tools
+in_root "${get[@]}" install "linux-headers-$release" "$@"
 in_root "${get[@]}" install -t "$suite" linux-image-amd64 linux-headers-amd64
 rmdir "$root$archive/partial"
 rm -f "$root$archive/lock"

@@ -54,7 +54,7 @@ check_hours=$LWNFS_ROOT_CHECK
 # flavour of its linux-image-<flavour> and linux-headers-<flavour>.
 # A cross root: the gcc version of its suite, and ARCH:FLAVOUR of each
 # foreign row it builds for.
-suite=$name arch=amd64 flavour=amd64 gcc='' foreign='' life=''
+suite=$name arch=amd64 flavour=amd64 gcc='' foreign='' life='' archive=''
 case $name in
 bullseye | bookworm | trixie | sid) ;;
 trixie-rt) suite=trixie flavour=rt-amd64 ;;
@@ -66,7 +66,9 @@ bookworm-i386) suite=bookworm arch=i386 flavour=686-pae ;;
 # (and root-build.sh its compiler) under qemu-user through binfmt_misc.
 bookworm-arm64 | trixie-arm64) suite=${name%-arm64} arch=arm64 flavour=arm64 ;;
 bookworm-armhf) suite=bookworm arch=armhf flavour=armmp-lpae ;;
-bookworm-life | trixie-life) suite=${name%-life} life=${name%-life}-backports ;;
+# (archive: what the life tests install besides the kernels)
+bookworm-life | trixie-life) suite=${name%-life} life=${name%-life}-backports
+	archive="dctrl-tools linux-doc" ;;
 # amd64 roots with cross compilers and foreign headers (cross-build.sh).
 bookworm-cross) suite=bookworm gcc=12 foreign="arm64:arm64 armhf:armmp-lpae i386:686-pae" ;;
 trixie-cross) suite=trixie gcc=14 foreign=arm64:arm64 ;;
@@ -157,7 +159,7 @@ pkgs+=,busybox-static,xz-utils,zstd,dkms
 if [ -n "$life" ]; then
 	pkgs=${pkgs/,linux-headers-$flavour/},apt-utils,autopkgtest,autodep8,dpkg-dev
 	# shellcheck disable=SC2016 # mmdebstrap's shell expands $1
-	opts+=(--customize-hook="$(printf %q "$here/life-archive.sh")"' "$1" '"$life"
+	opts+=(--customize-hook="$(printf %q "$here/life-archive.sh")"' "$1" '"$life $archive"
 		--skip=cleanup/apt/lists)
 fi
 # A cross root: what kbuild runs, and per foreign architecture the cross
@@ -195,7 +197,7 @@ bullseye)
 esac
 
 # What .lwnfs-packages says: a cross root is remade when its rows change too.
-record=$pkgs${foreign:+ headers:$foreign}${life:+ upgrade:$life}
+record=$pkgs${foreign:+ headers:$foreign}${life:+ upgrade:$life archive:${archive// /,}}
 
 # Under qemu-user the kernel package's mkinitramfs takes minutes (a few
 # hundred emulated processes), for an image the guest never uses: vm.sh
