@@ -38,6 +38,15 @@ make_dir() {
 	perl -e 'umask 0; mkdir($ARGV[0], oct $ARGV[1]) or die "$ARGV[0]: $!\n"' "$@"
 }
 
+# memcg_group: /sys/fs/cgroup/lwnfs-test, a memory cgroup for a test's
+# processes (teardown removes it).
+memcg_group() {
+	grep -q cgroup2 /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup
+	grep -qw memory /sys/fs/cgroup/cgroup.controllers
+	echo +memory >/sys/fs/cgroup/cgroup.subtree_control
+	mkdir /sys/fs/cgroup/lwnfs-test
+}
+
 @test "new entries belong to their creator; uid= and gid= own the built-in tree only" {
 	mount -o remount,uid=1000,gid=100 "$MNT"
 	touch "$MNT/made"
@@ -228,10 +237,7 @@ make_dir() {
 }
 
 @test "a counter's value is charged to its creator's memory cgroup" {
-	grep -q cgroup2 /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup
-	grep -qw memory /sys/fs/cgroup/cgroup.controllers
-	echo +memory >/sys/fs/cgroup/cgroup.subtree_control
-	mkdir /sys/fs/cgroup/lwnfs-test
+	memcg_group
 	mount -o remount,max_counters=120000 "$MNT"
 	mkdir "$MNT/many"
 	touch "$MNT/one"
@@ -260,10 +266,7 @@ make_dir() {
 }
 
 @test "a made counter or directory costs about a kilobyte, all charged to its maker's memory cgroup" {
-	grep -q cgroup2 /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup
-	grep -qw memory /sys/fs/cgroup/cgroup.controllers
-	echo +memory >/sys/fs/cgroup/cgroup.subtree_control
-	mkdir /sys/fs/cgroup/lwnfs-test
+	memcg_group
 	mount -o remount,max_counters=30000 "$MNT"
 	mkdir "$MNT/many"
 	# One process moves itself into the group and makes 10000 counters
@@ -297,10 +300,7 @@ make_dir() {
 }
 
 @test "the state of an open counter is charged to the opener's memory cgroup" {
-	grep -q cgroup2 /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup
-	grep -qw memory /sys/fs/cgroup/cgroup.controllers
-	echo +memory >/sys/fs/cgroup/cgroup.subtree_control
-	mkdir /sys/fs/cgroup/lwnfs-test
+	memcg_group
 	# One process in the group holds 100000 opens of /dev/null, then
 	# 100000 of the counter: the group's slab grows by a struct file for
 	# each; an open counter adds lwnfs's state, 16 bytes kmalloc'd, 1.6 MB
