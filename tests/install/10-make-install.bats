@@ -43,6 +43,8 @@ teardown() {
 	done
 	[ ! -e "/lib/modules/$rel" ]
 	[ -z "$(find "$TREE" -newer "$BATS_TEST_TMPDIR/stamp" -print -quit)" ]
-	[ -z "$(find /usr/local /usr/src -newer "$BATS_TEST_TMPDIR/stamp" -print -quit)" ]
+	# What make install and make dkms-install would have written.
+	[ ! -e /usr/local/share/man/man5/lwnfs.5 ]
+	[ ! -e /usr/local/share/doc/lwnfs ]
 	no_lwnfs_left
 }
