@@ -238,10 +238,10 @@ memcg_group() {
 
 @test "a counter's value is charged to its creator's memory cgroup" {
 	memcg_group
-	mount -o remount,max_counters=120000 "$MNT"
+	mount -o remount,max_counters=60000 "$MNT"
 	mkdir "$MNT/many"
 	touch "$MNT/one"
-	# One process in the group makes 100000 counters, then opens and
+	# One process in the group makes 50000 counters, then opens and
 	# closes one counter as often (the control: what opening and closing
 	# leaves, struct files freed after an RCU grace period).  Inodes and
 	# dentries are reclaimable slab; a value is kmalloc'd, unreclaimable,
@@ -254,14 +254,14 @@ memcg_group() {
 		slab() { sleep 3; awk "\$1 == \"slab_unreclaimable\" { print \$2 }" \
 			/sys/fs/cgroup/lwnfs-test/memory.stat; }
 		s0=$(slab)
-		perl -e "for (1 .. 100000) { open(my \$fh, \">\", \"$1/many/\$_\") or die \"\$!\\n\" }"
+		perl -e "for (1 .. 50000) { open(my \$fh, \">\", \"$1/many/\$_\") or die \"\$!\\n\" }"
 		s1=$(slab)
-		perl -e "for (1 .. 100000) { open(my \$fh, \"<\", \"$1/one\") or die \"\$!\\n\" }"
+		perl -e "for (1 .. 50000) { open(my \$fh, \"<\", \"$1/one\") or die \"\$!\\n\" }"
 		s2=$(slab)
 		echo $((s1 - s0)) $((s2 - s1))' - "$MNT"
 	echo "unreclaimable slab: making grew it by ${output% *} bytes, the control by ${output#* }"
 	[ "$status" = 0 ]
-	[ $((${output% *} - ${output#* })) -ge $((100000 * 8)) ]
+	[ $((${output% *} - ${output#* })) -ge $((50000 * 8)) ]
 	rm -r "$MNT/many"
 }
 
@@ -300,23 +300,31 @@ memcg_group() {
 }
 
 @test "the state of an open counter is charged to the opener's memory cgroup" {
+	# Before 5.13 a cgroup's figures lag by up to 128 kB a CPU, batched
+	# with no flush: as much as 16 bytes an open over the 10000 opens
+	# below.  From 5.13 on they are flushed every 2 s.
+	local v
+	v=$(uname -r)
+	[ "${v%%.*}" -gt 5 ] || { v=${v#*.}; [ "${v%%[!0-9]*}" -ge 13 ]; } ||
+		skip "$(uname -r) batches a memory cgroup's figures by 128 kB a CPU, unflushed"
 	memcg_group
-	# One process in the group holds 40000 opens of /dev/null, then
-	# 40000 of the counter: the group's slab grows by a struct file for
+	# One process in the group holds 10000 opens of /dev/null, then
+	# 10000 of the counter: the group's slab grows by a struct file for
 	# each; an open counter adds lwnfs's state, 16 bytes kmalloc'd and
-	# its cgroup pointer, 800 kB or more in all.  With the per-CPU lag (up
-	# to 128 kB a CPU, on 5.10) 8 bytes an open, 320 kB, must show; with
-	# no charge it stays near 0.
+	# its cgroup pointer, 200 kB or more in all; 8 bytes an open, 80 kB,
+	# must show; with no charge it stays near 0.  Each figure is read 3 s
+	# after, once flushed.
 	# Nothing is closed before the last reading (a struct file is freed
 	# after an RCU grace period), and the fd table is grown to its full
 	# size first (growing it frees the old one).
-	ulimit -n 90000
+	ulimit -n 30000
 	run perl -e 'use POSIX ();
 		my ($cg, $counter, $n) = @ARGV;
 		open(my $procs, ">", "$cg/cgroup.procs") or die "$!\n";
 		print $procs "$$\n";
 		close($procs) or die "$!\n";
 		sub slab {
+			sleep 3;
 			open(my $f, "<", "$cg/memory.stat") or die "$!\n";
 			my $bytes = 0;
 			while (<$f>) { $bytes += $1 if /^slab_(?:un)?reclaimable (\d+)$/ }
@@ -329,11 +337,11 @@ memcg_group() {
 		my $middle = slab();
 		for (1 .. $n) { open(my $fh, "<", $counter) or die "$!\n"; push @counter, $fh }
 		print $middle - $before, " ", slab() - $middle, "\n"' \
-		/sys/fs/cgroup/lwnfs-test "$C" 40000
-	echo "slab charged for 40000 opens: $output bytes (/dev/null, counter)"
+		/sys/fs/cgroup/lwnfs-test "$C" 10000
+	echo "slab charged for 10000 opens: $output bytes (/dev/null, counter)"
 	[ "$status" = 0 ]
 	read -r null counter <<<"$output"
-	[ $((counter - null)) -ge $((40000 * 8)) ]
+	[ $((counter - null)) -ge $((10000 * 8)) ]
 	# No value was taken.
 	[ "$(cat "$C")" = 0 ]
 }
