@@ -196,24 +196,24 @@ bullseye)
 		"deb http://deb.debian.org/debian bookworm main") ;;
 esac
 
-# What .lwnfs-packages says: a cross root is remade when its rows change too.
-record=$pkgs${foreign:+ headers:$foreign}${life:+ upgrade:$life archive:${archive// /,}}
-
-# Under qemu-user the kernel package's mkinitramfs takes minutes (a few
-# hundred emulated processes), for an image the guest never uses: vm.sh
-# boots an initramfs of its own.  In a root of another architecture than
-# the host's (emulated, or i386 whichever way it runs, so that its root is
-# the same on every host), and in a life root, whose guest installs a
-# kernel under TCG, update-initramfs is diverted to true before the
-# kernel package comes.
-case $arch/$life in
-amd64/) ;;
-*)
+# The kernel package's initramfs is for an image the guest never uses:
+# vm.sh boots an initramfs of its own.  Making it takes a minute of CPU
+# beside the guests of CI (sid's dracut more), minutes under qemu-user (a
+# few hundred emulated processes), and in a life root, whose guest
+# installs a kernel under TCG, longer still.  So every root with a kernel
+# takes initramfs-tools (not dracut, sid's choice now), with
+# update-initramfs diverted to true before the kernel package comes.
+if [ -z "$foreign" ]; then
+	pkgs+=,initramfs-tools
 	# shellcheck disable=SC2016 # mmdebstrap's shell expands the hook
 	opts+=(--essential-hook='chroot "$1" dpkg-divert --quiet --local --rename \
 			--add /usr/sbin/update-initramfs &&
-		ln -s /bin/true "$1/usr/sbin/update-initramfs"') ;;
-esac
+		ln -s /bin/true "$1/usr/sbin/update-initramfs"')
+fi
+
+# What .lwnfs-packages says: a cross root is remade when its rows change too.
+record=$pkgs${foreign:+ headers:$foreign}${life:+ upgrade:$life archive:${archive// /,}}
+
 
 # next: experimental (pinned at 1 by its Release file) as a second
 # source; the hook installs its kernel when it is newer than sid's, and
