@@ -13,9 +13,10 @@
 # every row, the installation suites (tests/install/: make install, the
 # lwnfs-dkms package built once on the host, make dkms-install) on every
 # row, or with -i only on the rows named (-i '': on none).  With -b, the
-# ARM rows named are only built, cross-compiled with no emulation
-# (harness/cross-build.sh: W=1, probes, no 64-bit division helper), and
-# not booted: their row says "built, not booted".  Prints one
+# rows named are only built, not booted: the ARM rows cross-compiled with
+# no emulation (harness/cross-build.sh: W=1, probes, no 64-bit division
+# helper), the others in their root as above; their row says "built, not
+# booted".  Prints one
 # table row per kernel and a closing "N passed, N failed, N skipped" line;
 # exits non-zero when any test fails, a build fails or warns, a probe
 # differs, or a kernel cannot be fetched or booted.  A row whose kernel does not exist (next,
@@ -64,51 +65,93 @@ row() {
 	echo "matrix: $1: $9 ($5 passed, $6 failed, $7 skipped, $8 s)" >&2
 }
 
-# test_kernel NAME: one row for the kernel of matrix row NAME.
-test_kernel() {
-	local name=$1 start=$SECONDS root release cc suites=(tests) what=module
-	local rc=0 p f s result phase=$SECONDS times
-	if [ "$install_rows" = all ] || [[ $install_rows == *" $name "* ]]; then
-		suites+=(tests/install) what=all
+# cross_i386 ROOT RELEASE: lwnfs and the test programs built W=1 for
+# bookworm-i386's RELEASE by cross-build.sh, copied to ROOT/srv/lwnfs
+# where root-build.sh puts its build; fails when the cross root's i386
+# headers are of another release than ROOT's kernel.
+cross_i386() {
+	local root=$1 release=$2 rc=0 line cross_release cc croot
+	harness/cross-build.sh bookworm-i386 2>"$logs/bookworm-i386-cross-root.log" || rc=$?
+	if [ "$rc" != 0 ]; then
+		tail -n 30 "$logs/bookworm-i386-cross-root.log"
+		return "$rc"
 	fi
+	line=$(sed -n 's/^cross-build: bookworm-i386: \([^ ]*\) with \([^ ]*\) in \(.*\)/\1 \2 \3/p' \
+		"$logs/bookworm-i386-cross-root.log")
+	read -r cross_release cc croot <<<"${line:-- - -}"
+	if [ "$cross_release" != "$release" ]; then
+		echo "matrix: bookworm-i386: the cross root has headers of $cross_release, the root's kernel is $release" >&2
+		return 1
+	fi
+	echo "matrix: bookworm-i386: built for $release with $cc in $croot"
+	rm -rf --one-file-system "$root/srv/lwnfs"
+	cp -a "$croot/srv/lwnfs-bookworm-i386" "$root/srv/lwnfs"
+}
+
+# native_build NAME WHAT: make matrix row NAME's root and build lwnfs in it
+# W=1 with its own compiler, its probes checked; sets root, release, cc
+# and times.  On a failure, its row (WHAT: the suites it was for) and
+# status 1.
+native_build() {
+	local name=$1 what=$2 start=$SECONDS rc=0 phase=$SECONDS
 	echo "matrix: $name: root" >&2
 	root=$(harness/root.sh "$name" 2>"$logs/$name-root.log") || rc=$?
 	if [ "$rc" = 3 ]; then	# no such kernel now: said, not passed
 		row "$name" - - - 0 0 1 $((SECONDS - start)) \
 			"skipped: $(tail -n 1 "$logs/$name-root.log")"
-		return
+		return 1
 	elif [ "$rc" != 0 ]; then
 		cat "$logs/$name-root.log" >&2
 		row "$name" - - - 0 1 0 $((SECONDS - start)) \
 			"not fetched: $(tail -n 1 "$logs/$name-root.log")"
-		return
+		return 1
 	fi
 	release=$(lwnfs_root_release "$root" 2>/dev/null) || {
 		row "$name" - - - 0 1 0 $((SECONDS - start)) "not fetched: no single kernel image in $root/boot"
-		return
+		return 1
 	}
 	cc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"$/\1/p' "$root/boot/config-$release")
 	cc=${cc#*-linux-gnu*-}	# x86_64-linux-gnu-gcc-14, aarch64-linux-gnu-gcc-14
 	times="root $((SECONDS - phase)) s" phase=$SECONDS
 
 	echo "matrix: $name: build for $release with $cc" >&2
-	harness/root-build.sh "$root" "$release" >"$logs/$name-build.log" 2>&1 || rc=$?
+	if [ "$name" = bookworm-i386 ] && [ "$what" != all ] &&
+		grep -qx enabled /proc/sys/fs/binfmt_misc/qemu-i386 2>/dev/null; then
+		# The root's programs run under qemu-user here (deps.sh i386), its
+		# gcc a minute and a half for this build: built instead with the
+		# same gcc's cross compiler, as its ARM rows are, into the root.
+		# (The installation suites build in the guest: natively then.)
+		cross_i386 "$root" "$release" >"$logs/$name-build.log" 2>&1 || rc=$?
+	else
+		harness/root-build.sh "$root" "$release" >"$logs/$name-build.log" 2>&1 || rc=$?
+	fi
 	times+=", build $((SECONDS - phase)) s" phase=$SECONDS
 	if [ "$rc" != 0 ]; then
 		tail -n 30 "$logs/$name-build.log" >&2
 		row "$name" "$release" "$cc" "$what" 0 1 0 $((SECONDS - start)) "build failed"
-		return
+		return 1
 	fi
 	if grep -E 'warning:' "$logs/$name-build.log" >&2; then
 		row "$name" "$release" "$cc" "$what" 0 1 0 $((SECONDS - start)) "W=1 warnings"
-		return
+		return 1
 	fi
 	if ! harness/conftest-check.sh "$name" "$root/srv/lwnfs/conftest.h" \
 		>>"$logs/$name-build.log" 2>&1; then
 		cat "$logs/$name-build.log" >&2
 		row "$name" "$release" "$cc" "$what" 0 1 0 $((SECONDS - start)) "probes differ from tests/conftest.expected"
-		return
+		return 1
 	fi
+}
+
+# test_kernel NAME: one row for the kernel of matrix row NAME.
+test_kernel() {
+	local name=$1 start=$SECONDS root release cc suites=(tests) what=module
+	local rc=0 p f s result phase times
+	if [ "$install_rows" = all ] || [[ $install_rows == *" $name "* ]]; then
+		suites+=(tests/install) what=all
+	fi
+	native_build "$name" "$what" || return 0
+	phase=$SECONDS
 	mkdir -p "$root/srv/lwnfs/build"
 	cp -r build/deb "$root/srv/lwnfs/build/"
 
@@ -132,9 +175,17 @@ test_kernel() {
 	row "$name" "$release" "$cc" "$what" "$p" "$f" "$s" $((SECONDS - start)) "$result"
 }
 
-# build_kernel NAME: one row for the cross build of matrix row NAME.
+# build_kernel NAME: one row for the build of matrix row NAME, not booted:
+# cross-compiled for the ARM rows, in its root for the others.
 build_kernel() {
-	local name=$1 start=$SECONDS rc=0 log=$logs/$1-cross.log line release cc root
+	local name=$1 start=$SECONDS rc=0 log=$logs/$1-cross.log line release cc root times
+	case $name in
+	*-arm64 | *-armhf) ;;
+	*)	native_build "$name" build || return 0
+		echo "matrix: $name: $times" >&2
+		row "$name" "$release" "$cc" build 0 0 0 $((SECONDS - start)) "built, not booted"
+		return ;;
+	esac
 	echo "matrix: $name: cross build" >&2
 	# make's output to the log, whose warnings fail the row; the cross
 	# root's making and cross-build.sh's own lines to another.

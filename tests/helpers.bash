@@ -6,14 +6,21 @@
 # every test starts with lwnfs freshly loaded and mounted at $MNT, and ends
 # with every lwnfs mount gone and the module unloaded.
 
+# Under TCG a program run costs 50 ms (a file's every test loads this and
+# runs setup and teardown): what bash does itself runs no program.
 # shellcheck disable=SC2034 # READER, C and DEB are for the bats files
-TREE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+TREE=${BASH_SOURCE[0]%/*}/..
+[[ $TREE == /* ]] || TREE=$PWD/$TREE
+TREE=$(cd "$TREE" && pwd)
 KO=${LWNFS_KO:-$TREE/lwnfs.ko}
 READER=$TREE/tests/lwnfs-reader
 MNT=/tmp/lwnfs
 C=$MNT/counter
 # The one version, LWNFS_VERSION in lwnfs.h.
-VERSION=$(sed -n 's/^#define LWNFS_VERSION[[:space:]]*"\(.*\)"/\1/p' "$TREE/lwnfs.h")
+VERSION=
+while read -r define name value; do
+	[ "$define $name" != "#define LWNFS_VERSION" ] || { VERSION=${value//\"/}; break; }
+done <"$TREE/lwnfs.h"
 # The Debian package, built on the host before the guest boots (make deb).
 DEB=${LWNFS_DEB:-$TREE/build/deb/lwnfs-dkms_${VERSION}_all.deb}
 
@@ -21,15 +28,23 @@ bats_require_minimum_version 1.5.0
 
 load_lwnfs() {
 	insmod "$KO"
-	mkdir -p "$MNT"
+	[ -d "$MNT" ] || mkdir "$MNT"
 	mount -t lwnfs lwnfs "$MNT"
 }
 
+# Every lwnfs mount, the last made first (a mount over another one), then
+# the module.
 unload_lwnfs() {
-	awk '$3 == "lwnfs" { print $2 }' /proc/mounts | sort -r | xargs -r -n 1 umount
-	if grep -q '^lwnfs ' /proc/modules; then
-		rmmod lwnfs
-	fi
+	local source target type rest mounts=() i
+	while read -r source target type rest; do
+		[ "$type" != lwnfs ] || mounts=("$target" "${mounts[@]}")
+	done </proc/mounts
+	for i in "${mounts[@]}"; do
+		umount "$i"
+	done
+	while read -r source rest; do
+		[ "$source" != lwnfs ] || { rmmod lwnfs; break; }
+	done </proc/modules
 }
 
 # wr FILE [OFFSET]: write stdin to FILE in one write(2) at OFFSET (default
