@@ -242,8 +242,11 @@ make_root() {
 	log "making the root with mmdebstrap (about 2 minutes)"
 	rm -rf --one-file-system "$root.new"
 	# Downloads are kept in $debs, for the next root that needs them.
+	# dpkg without fsync (a root is a cache, remade when in doubt): an
+	# eighth less time, and the guests that install into it gain too.
 	# shellcheck disable=SC2016 # mmdebstrap's shell expands the hooks
 	mmdebstrap --quiet --variant=apt --architectures="$archs" --include="$pkgs" "${opts[@]}" \
+		--dpkgopt=force-unsafe-io \
 		--skip=download/empty --setup-hook='mkdir -p "$1"/var/cache/apt/archives' \
 		--setup-hook="sync-in $debs /var/cache/apt/archives" \
 		--customize-hook="sync-out /var/cache/apt/archives $debs" \
