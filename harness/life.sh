@@ -18,7 +18,9 @@
 #    modprobe, mount, an fstab line; Debian's own autopkgtest of the
 #    package (autodep8's dkms test); a purge that leaves nothing.
 # LWNFS_LIFE_BREAK=no-autoinstall builds both packages without
-# AUTOINSTALL, to see the suites fail against a broken package.
+# AUTOINSTALL, to see the suites fail against a broken package;
+# LWNFS_LIFE_FILTER=REGEX runs only the tests whose names match it
+# (bats --filter), in both boots: the tests a break is meant to fail.
 # Prints the TAP of both boots and a closing "N passed, N failed, N
 # skipped" line; exits non-zero when a test fails or a guest does not
 # finish.
@@ -68,7 +70,8 @@ total_passed=0 total_failed=0 total_skipped=0
 boot() {
 	local root=$1 release=$2 suite=$3 log=$4 rc=0 p f s
 	(cd "$root/srv/lwnfs" && LWNFS_NEXT_VERSION=$next harness/vm.sh -r "$root" -w \
-		-k "$release" -t "$LWNFS_ROW_TIMEOUT" -- bats --tap --timing "$suite") |
+		-k "$release" -t "$LWNFS_ROW_TIMEOUT" -- bats --tap --timing \
+		${LWNFS_LIFE_FILTER:+--filter "$LWNFS_LIFE_FILTER"} "$suite") |
 		tee "$log" || rc=${PIPESTATUS[0]}
 	read -r p f s < <(harness/tap-count.sh "$log" "$rc")
 	total_passed=$((total_passed + p)) total_failed=$((total_failed + f))
