@@ -9,9 +9,9 @@
 # Under TCG a program run costs 50 ms (a file's every test loads this and
 # runs setup and teardown): what bash does itself runs no program.
 # shellcheck disable=SC2034 # READER, C and DEB are for the bats files
-TREE=${BASH_SOURCE[0]%/*}/..
-[[ $TREE == /* ]] || TREE=$PWD/$TREE
-TREE=$(cd "$TREE" && pwd)
+TREE=.
+[[ ${BASH_SOURCE[0]} != */* ]] || TREE=${BASH_SOURCE[0]%/*}
+TREE=$(cd "$TREE/.." && pwd)
 KO=${LWNFS_KO:-$TREE/lwnfs.ko}
 READER=$TREE/tests/lwnfs-reader
 MNT=/tmp/lwnfs
