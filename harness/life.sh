@@ -70,7 +70,7 @@ total_passed=0 total_failed=0 total_skipped=0
 boot() {
 	local root=$1 release=$2 suite=$3 log=$4 rc=0 p f s
 	(cd "$root/srv/lwnfs" && LWNFS_NEXT_VERSION=$next harness/vm.sh -r "$root" -w \
-		-k "$release" -t "$LWNFS_ROW_TIMEOUT" -- bats --tap --timing \
+		-k "$release" -t "$LWNFS_LIFE_TIMEOUT" -- bats --tap --timing \
 		${LWNFS_LIFE_FILTER:+--filter "$LWNFS_LIFE_FILTER"} "$suite") |
 		tee "$log" || rc=${PIPESTATUS[0]}
 	read -r p f s < <(harness/tap-count.sh "$log" "$rc")

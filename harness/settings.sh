@@ -13,10 +13,13 @@ LWNFS_CACHE=${LWNFS_CACHE:-/var/cache/lwnfs}
 LWNFS_GUEST_MEMORY=${LWNFS_GUEST_MEMORY:-1024}
 LWNFS_GUEST_CPUS=${LWNFS_GUEST_CPUS:-2}
 # Seconds a guest may take before it is stopped and counted as failed:
-# the whole suite (make check), one matrix row, anything else (demo,
-# bench, fuzz, stress).
+# the whole suite (make check), one matrix row, one boot of make
+# check-life, anything else (demo, bench, fuzz, stress).
 LWNFS_SUITE_TIMEOUT=${LWNFS_SUITE_TIMEOUT:-3600}
 LWNFS_ROW_TIMEOUT=${LWNFS_ROW_TIMEOUT:-1800}
+# One boot of the DKMS-life suites: apt installs headers and a kernel
+# under TCG, 25 minutes when the machine is quiet.
+LWNFS_LIFE_TIMEOUT=${LWNFS_LIFE_TIMEOUT:-3600}
 LWNFS_TOOL_TIMEOUT=${LWNFS_TOOL_TIMEOUT:-1800}
 # What in a guest's kernel log fails a run (case matters: "VFS: Warning:
 # ... old stat() call" is no kernel bug).
