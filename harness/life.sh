@@ -20,7 +20,10 @@
 # LWNFS_LIFE_BREAK=no-autoinstall builds both packages without
 # AUTOINSTALL, to see the suites fail against a broken package;
 # LWNFS_LIFE_FILTER=REGEX runs only the tests whose names match it
-# (bats --filter), in both boots: the tests a break is meant to fail.
+# (bats --filter), in each boot: the tests a break is meant to fail, and
+# the ones they build on (each test goes on from the state the ones
+# before it left; the second boot comes only when the first passed and
+# installed a new kernel).
 # Prints the TAP of both boots and a closing "N passed, N failed, N
 # skipped" line; exits non-zero when a test fails or a guest does not
 # finish.

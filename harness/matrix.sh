@@ -67,10 +67,11 @@ row() {
 
 # cross_i386 ROOT RELEASE: lwnfs and the test programs built W=1 for
 # bookworm-i386's RELEASE by cross-build.sh, copied to ROOT/srv/lwnfs
-# where root-build.sh puts its build; fails when the cross root's i386
-# headers are of another release than ROOT's kernel.
+# where root-build.sh puts its build (and the compiler, in the caller's
+# cc); built in ROOT by root-build.sh instead when the cross root's
+# i386 headers are of another release than ROOT's kernel.
 cross_i386() {
-	local root=$1 release=$2 rc=0 line cross_release cc croot
+	local root=$1 release=$2 rc=0 line cross_release cross_cc croot
 	harness/cross-build.sh bookworm-i386 2>"$logs/bookworm-i386-cross-root.log" || rc=$?
 	if [ "$rc" != 0 ]; then
 		tail -n 30 "$logs/bookworm-i386-cross-root.log"
@@ -78,13 +79,16 @@ cross_i386() {
 	fi
 	line=$(sed -n 's/^cross-build: bookworm-i386: \([^ ]*\) with \([^ ]*\) in \(.*\)/\1 \2 \3/p' \
 		"$logs/bookworm-i386-cross-root.log")
-	read -r cross_release cc croot <<<"${line:-- - -}"
+	read -r cross_release cross_cc croot <<<"${line:-- - -}"
 	if [ "$cross_release" != "$release" ]; then
-		echo "matrix: bookworm-i386: the cross root has headers of $cross_release, the root's kernel is $release" >&2
-		return 1
+		# Refreshed apart, the two roots can hold two kernel ABIs a while.
+		echo "matrix: bookworm-i386: the cross root has headers of $cross_release, the root's kernel is $release: built in the root"
+		harness/root-build.sh "$root" "$release"
+		return
 	fi
-	echo "matrix: bookworm-i386: built for $release with $cc in $croot"
-	rm -rf --one-file-system "$root/srv/lwnfs"
+	echo "matrix: bookworm-i386: built for $release with $cross_cc in $croot"
+	cc="$cross_cc (cross)"
+	rm -rf --one-file-system "$root/srv/lwnfs" || return
 	cp -a "$croot/srv/lwnfs-bookworm-i386" "$root/srv/lwnfs"
 }
 

@@ -78,13 +78,6 @@ trixie-cross) suite=trixie gcc=14 foreign=arm64:arm64 ;;
 		"bookworm-life trixie-life bookworm-cross trixie-cross)" >&2
 	exit 2 ;;
 esac
-# An ARM root's programs, and its guest, need qemu-user with binfmt_misc
-# and qemu-system-arm; an i386 root's programs need the host or qemu-user:
-# deps.sh installs what is needed, or says in one line why it cannot.
-case $arch in
-arm64 | armhf) "$here/deps.sh" foreign >&2 ;;
-i386) "$here/deps.sh" i386 >&2 ;;
-esac
 # One package cache per architecture (amd64's keeps its old place): each
 # root copies the whole cache in, and a foreign one would only weigh.
 [ "$arch" = amd64 ] || debs=$debs-$arch
@@ -93,6 +86,16 @@ esac
 mkdir -p "$roots" "$debs"
 exec 9>"$root.lock"
 flock 9
+# An ARM root's programs, and its guest, need qemu-user with binfmt_misc
+# and qemu-system-arm; an i386 root's programs need the host or qemu-user:
+# deps.sh installs what is needed, or says in one line why it cannot.
+# Under the root's lock: deps.sh i386 turns the qemu-i386 handler off a
+# moment to ask whether the host runs i386 itself, which would fail the
+# programs of an i386 root being made meanwhile.
+case $arch in
+arm64 | armhf) "$here/deps.sh" foreign >&2 ;;
+i386) "$here/deps.sh" i386 >&2 ;;
+esac
 
 log() { echo "root: $name: $*" >&2; }
 
@@ -234,13 +237,8 @@ if [ "$name" = next ]; then
 		fi')
 fi
 
-make_root() {
-	command -v mmdebstrap >/dev/null || {
-		echo "root: mmdebstrap is missing (run harness/deps.sh)" >&2
-		exit 1
-	}
-	log "making the root with mmdebstrap (about 2 minutes)"
-	rm -rf --one-file-system "$root.new"
+# mmdebstrap_root: make the root at $root.new.
+mmdebstrap_root() {
 	# Downloads are kept in $debs, for the next root that needs them.
 	# dpkg without fsync (a root is a cache, remade when in doubt): an
 	# eighth less time, and the guests that install into it gain too.
@@ -251,11 +249,25 @@ make_root() {
 		--setup-hook="sync-in $debs /var/cache/apt/archives" \
 		--customize-hook="sync-out /var/cache/apt/archives $debs" \
 		--customize-hook='rm -f "$1"/var/cache/apt/archives/*.deb' \
-		"$suite" "$root.new" "${mirrors[@]}" >&2 || {
-		rm -rf --one-file-system "$root.new"
-		echo "root: $name: mmdebstrap failed" >&2
+		"$suite" "$root.new" "${mirrors[@]}" >&2
+}
+
+make_root() {
+	command -v mmdebstrap >/dev/null || {
+		echo "root: mmdebstrap is missing (run harness/deps.sh)" >&2
 		exit 1
 	}
+	log "making the root with mmdebstrap (about 2 minutes)"
+	local try
+	for try in 1 2; do
+		rm -rf --one-file-system "$root.new"
+		mmdebstrap_root && break
+		rm -rf --one-file-system "$root.new"
+		# A download that failed (a mirror mid-sync) fails apt-get update
+		# or install: once more, then give up saying so.
+		[ "$try" = 1 ] || { echo "root: $name: mmdebstrap failed" >&2; exit 1; }
+		log "mmdebstrap failed; once more"
+	done
 	# A build mounts /proc in the root: never delete through a mount.
 	if findmnt -rn -o TARGET | grep -q "^$root/"; then
 		echo "root: $name: something is mounted in $root; not remaking it" >&2

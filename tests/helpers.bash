@@ -33,18 +33,20 @@ load_lwnfs() {
 }
 
 # Every lwnfs mount, the last made first (a mount over another one), then
-# the module.
+# the module; fails when one of them cannot go (bats runs teardown
+# without set -e: its status is the function's).
 unload_lwnfs() {
-	local source target type rest mounts=() i
+	local source target type rest mounts=() i rc=0
 	while read -r source target type rest; do
 		[ "$type" != lwnfs ] || mounts=("$target" "${mounts[@]}")
 	done </proc/mounts
 	for i in "${mounts[@]}"; do
-		umount "$i"
+		umount "$i" || rc=1
 	done
 	while read -r source rest; do
-		[ "$source" != lwnfs ] || { rmmod lwnfs; break; }
+		[ "$source" != lwnfs ] || { rmmod lwnfs || rc=1; break; }
 	done </proc/modules
+	return "$rc"
 }
 
 # wr FILE [OFFSET]: write stdin to FILE in one write(2) at OFFSET (default
