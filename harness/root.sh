@@ -263,10 +263,17 @@ make_root() {
 		rm -rf --one-file-system "$root.new"
 		mmdebstrap_root && break
 		rm -rf --one-file-system "$root.new"
-		# A download that failed (a mirror mid-sync) fails apt-get update
-		# or install: once more, then give up saying so.
-		[ "$try" = 1 ] || { echo "root: $name: mmdebstrap failed" >&2; exit 1; }
-		log "mmdebstrap failed; once more"
+		# A download that failed fails apt-get update or install: a
+		# mirror mid-sync serves an index whose size its Release file
+		# does not give ("Mirror sync in progress?", seen for an hour
+		# on bookworm-security's i386).  Once more a minute later, then
+		# give up saying so.
+		[ "$try" = 1 ] || {
+			echo "root: $name: mmdebstrap failed (twice; apt's errors above: a mirror mid-sync passes)" >&2
+			exit 1
+		}
+		log "mmdebstrap failed; once more in a minute"
+		sleep 60
 	done
 	# A build mounts /proc in the root: never delete through a mount.
 	if findmnt -rn -o TARGET | grep -q "^$root/"; then
