@@ -265,8 +265,8 @@ make_root() {
 		rm -rf --one-file-system "$root.new"
 		# A download that failed fails apt-get update or install: a
 		# mirror mid-sync serves an index whose size its Release file
-		# does not give ("Mirror sync in progress?", seen for an hour
-		# on bookworm-security's i386).  Once more a minute later, then
+		# does not give ("Mirror sync in progress?", as bookworm-security's
+		# i386 index did on 5 Dec 2026).  Once more a minute later, then
 		# give up saying so.
 		[ "$try" = 1 ] || {
 			echo "root: $name: mmdebstrap failed (twice; apt's errors above: a mirror mid-sync passes)" >&2
