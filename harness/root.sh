@@ -247,6 +247,7 @@ mmdebstrap_root() {
 		--dpkgopt=force-unsafe-io \
 		--skip=download/empty --setup-hook='mkdir -p "$1"/var/cache/apt/archives' \
 		--setup-hook="sync-in $debs /var/cache/apt/archives" \
+		--setup-hook="$(printf %q "$here/root-update.sh")"' "$1"' \
 		--customize-hook="sync-out /var/cache/apt/archives $debs" \
 		--customize-hook='rm -f "$1"/var/cache/apt/archives/*.deb' \
 		"$suite" "$root.new" "${mirrors[@]}" >&2

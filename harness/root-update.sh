@@ -1,0 +1,40 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: harness/root-update.sh ROOT   (root.sh's mmdebstrap setup hook)
+#
+# apt-get update for the root mmdebstrap is making, in its place (it then
+# skips its own, which fails on any index that does not download).  One
+# failure is let through, said in one line each: an index whose size is
+# not the one its Release file gives, "Mirror sync in progress?" (on
+# 5 Dec 2026 the archive served bookworm-security's i386 Packages.xz of
+# another day than its Release file, for hours): the root is made
+# without that index, i.e. with the suite's other ones (a security
+# update of that architecture may be missing; the root's check for a
+# newer kernel remakes it once the mirror is whole).  Any other error
+# fails the hook, and the root.
+set -euo pipefail
+
+root=${1:?usage: root-update.sh ROOT}
+name=${root##*/}
+name=${name%.new}
+rc=0
+out=$(APT_CONFIG=$MMDEBSTRAP_APT_CONFIG apt-get update 2>&1) || rc=$?
+[ "$rc" = 0 ] && exit 0
+# apt's "E:" lines: each failed index, then a summary line.
+mapfile -t errors < <(grep '^E: ' <<<"$out")
+other=0
+for line in "${errors[@]}"; do
+	case $line in
+	"E: Failed to fetch "*"Mirror sync in progress?"*)
+		url=${line#E: Failed to fetch }
+		echo "root-update: $name: the mirror's ${url%% *} is not the one its Release file names (mid-sync): made without it" >&2 ;;
+	"E: Some index files failed to download."*) ;;
+	*) other=1 ;;
+	esac
+done
+if [ "$other" = 1 ] || [ "${#errors[@]}" = 0 ]; then
+	echo "$out" >&2
+	echo "root-update: $name: apt-get update failed (status $rc)" >&2
+	exit 1
+fi
