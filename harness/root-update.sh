@@ -8,7 +8,7 @@
 # failure is let through, said in one line each: an index whose size is
 # not the one its Release file gives, "Mirror sync in progress?" (on
 # 5 Dec 2026 the archive served bookworm-security's i386 Packages.xz of
-# another day than its Release file, for hours): the root is made
+# another day than its Release file): the root is made
 # without that index, i.e. with the suite's other ones (a security
 # update of that architecture may be missing; the root's check for a
 # newer kernel remakes it once the mirror is whole).  Any other error
