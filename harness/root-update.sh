@@ -21,19 +21,25 @@ name=${name%.new}
 rc=0
 out=$(APT_CONFIG=$MMDEBSTRAP_APT_CONFIG apt-get update 2>&1) || rc=$?
 [ "$rc" = 0 ] && exit 0
-# apt's "E:" lines: each failed index, then a summary line.
-mapfile -t errors < <(grep '^E: ' <<<"$out")
-other=0
-for line in "${errors[@]}"; do
+# apt says each index that failed in an "Err:" line, the reason on the
+# next; then "E:" lines: each index again (its reason only the first
+# time), and a summary.
+other=0 let=0
+while IFS= read -r line; do
 	case $line in
-	"E: Failed to fetch "*"Mirror sync in progress?"*)
-		url=${line#E: Failed to fetch }
-		echo "root-update: $name: the mirror's ${url%% *} is not the one its Release file names (mid-sync): made without it" >&2 ;;
-	"E: Some index files failed to download."*) ;;
-	*) other=1 ;;
+	Err:*) read -r reason || reason=''
+		case $reason in
+		*"Mirror sync in progress?"*)
+			let=$((let + 1))
+			read -r _ url index <<<"$line"
+			echo "root-update: $name: $url serves $index at another size than its Release file says (a mirror mid-sync): the root is made without it" >&2 ;;
+		*) other=1 ;;
+		esac ;;
+	"E: Failed to fetch "* | "E: Some index files failed to download."*) ;;
+	E:*) other=1 ;;
 	esac
-done
-if [ "$other" = 1 ] || [ "${#errors[@]}" = 0 ]; then
+done <<<"$out"
+if [ "$other" = 1 ] || [ "$let" = 0 ]; then
 	echo "$out" >&2
 	echo "root-update: $name: apt-get update failed (status $rc)" >&2
 	exit 1
