@@ -22,12 +22,14 @@ rc=0
 out=$(APT_CONFIG=$MMDEBSTRAP_APT_CONFIG apt-get update 2>&1) || rc=$?
 [ "$rc" = 0 ] && exit 0
 # apt says each index that failed in an "Err:" line, the reason on the
-# next; then "E:" lines: each index again (its reason only the first
-# time), and a summary.
-other=0 let=0
+# next (left blank when it is the one before's); then "E:" lines: each
+# index again, and a summary.
+other=0 let=0 last=''
 while IFS= read -r line; do
 	case $line in
 	Err:*) read -r reason || reason=''
+		[ -n "$reason" ] || reason=$last
+		last=$reason
 		case $reason in
 		*"Mirror sync in progress?"*)
 			let=$((let + 1))
