@@ -51,7 +51,13 @@ kernels() {
 	run autopkgtest --no-built-binaries --ignore-restrictions=breaks-testbed \
 		"$DEB" "$TREE/" -- null
 	echo "$output"
-	[ "$status" = 0 ]
+	echo "autopkgtest: status $status"
+	# autodep8's dkms test is superficial: when it is the only test,
+	# autopkgtest(1) exits 8 ("no tests in this package, or all
+	# non-superficial tests were skipped") though it passed (bookworm's
+	# run said "dkms-autopkgtest PASS (superficial)" and failed on 0).
+	[ "$status" = 0 ] || [ "$status" = 8 ]
+	[[ $output =~ $'\n'"dkms-autopkgtest "+"PASS" ]]
 	for k in $(kernels); do
 		[[ $output == *"I: PASS $k"* ]]
 	done
