@@ -17,8 +17,11 @@
 #    (tests/life/20-new-kernel.bats): what DKMS built for it on its own,
 #    modprobe, mount, an fstab line; Debian's own autopkgtest of the
 #    package (autodep8's dkms test); a purge that leaves nothing.
-# LWNFS_LIFE_BREAK=no-autoinstall builds both packages without
-# AUTOINSTALL, to see the suites fail against a broken package;
+# LWNFS_LIFE_BREAK breaks both packages, to see the suites fail against
+# a broken one: no-autoinstall builds them without AUTOINSTALL (no build
+# for headers installed later, nor for a new kernel); keep-old gives them
+# a prerm that does nothing (an upgrade or a downgrade leaves the old
+# version in DKMS);
 # LWNFS_LIFE_FILTER=REGEX runs only the tests whose names match it
 # (bats --filter), in each boot: the tests a break is meant to fail, and
 # the ones they build on (each test goes on from the state the ones
@@ -58,9 +61,16 @@ package() {
 	case ${LWNFS_LIFE_BREAK:-} in
 	'') ;;
 	no-autoinstall) sed -i '/^AUTOINSTALL=/d' "$tmp/src/dkms.conf" ;;
+	keep-old) ;;
 	*) echo "life: unknown LWNFS_LIFE_BREAK=$LWNFS_LIFE_BREAK" >&2; exit 2 ;;
 	esac
 	"$tmp/src/scripts/build-deb.sh" "$out" >/dev/null
+	if [ "${LWNFS_LIFE_BREAK:-}" = keep-old ]; then
+		# dh_dkms's prerm (dkms remove) replaced by one that does nothing.
+		dpkg-deb -R "$out/lwnfs-dkms_${v}_all.deb" "$tmp/deb"
+		printf '#!/bin/sh\nexit 0\n' >"$tmp/deb/DEBIAN/prerm"
+		dpkg-deb -b "$tmp/deb" "$out/lwnfs-dkms_${v}_all.deb" >/dev/null
+	fi
 	rm -rf "$tmp"
 }
 
