@@ -21,6 +21,9 @@ BENCH := tests/lwnfs-bench
 FUZZ := tests/lwnfs-fuzz
 FAULT := tests/lwnfs-fault
 IO := tests/lwnfs-io
+# make bench-scale's: not test programs (the peers need hiredis and SQLite).
+SCALE := tests/lwnfs-scale
+PEERS := tests/lwnfs-peers
 
 # The one version string is LWNFS_VERSION in lwnfs.h; dkms.conf and
 # debian/changelog repeat it and tests/50-packaging.bats keeps them equal.
@@ -34,7 +37,7 @@ MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
 DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/lwnfs
 
 .PHONY: all modules test-programs clean install uninstall dkms-install dkms-remove deb \
-	demo vm check check-all check-life check-debug mutants bench lint fuzz stress help
+	demo vm check check-all check-life check-debug mutants bench bench-scale lint fuzz stress help
 
 all: modules
 
@@ -45,8 +48,11 @@ modules:
 # user's build, so a newer compiler's warning never fails that.
 test-programs: $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO)
 
-$(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO): %: %.c
+$(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(SCALE): %: %.c
 	$(CC) -O2 -Wall -Wextra -Werror -pthread -o $@ $<
+
+$(PEERS): %: %.c
+	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -lhiredis -lsqlite3
 
 # kbuild knows what it wrote (newer ones also .module-common.o); without
 # the headers, remove what kbuild writes by hand.
@@ -55,7 +61,8 @@ clean:
 		rm -f *.o .*.o *.ko *.mod *.mod.c .*.cmd .*.d Module.symvers \
 			modules.order conftest.h; \
 		rm -rf .tmp_versions; fi
-	rm -f $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) bench.json bench-[0-9]*.json
+	rm -f $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(SCALE) $(PEERS) bench.json bench-[0-9]*.json \
+		scale.json peers.json bench-*.svg
 	rm -rf build
 
 # extra/ on every kernel: newer kbuilds default to updates/.
@@ -133,6 +140,12 @@ bench:
 	harness/bench.sh
 	@echo 'bench: figures in bench.json'
 
+# Directories of 1,000 to 100,000 entries against tmpfs, and taking a
+# value against Redis, SQLite and shared memory; plotted (6 minutes
+# under TCG).
+bench-scale:
+	harness/bench-scale.sh
+
 lint:
 	scripts/lint.sh
 
@@ -160,4 +173,5 @@ help:
 	@echo 'make fuzz      our seeded syscall fuzzer, then trinity, on an lwnfs mount'
 	@echo 'make stress    readers, writers, mounts and reloads at once, then checks'
 	@echo 'make bench     measure lwnfs against the syscall floor and the alternatives'
+	@echo 'make bench-scale  lwnfs against tmpfs from 1,000 to 100,000 entries, against Redis and SQLite; SVG plots'
 	@echo 'make clean     remove build products'

@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/deps.sh [lint|debug|foreign|i386]
+# Usage: harness/deps.sh [lint|debug|bench|foreign|i386]
 # Install what building lwnfs and booting its test guests needs (with
 # "lint": what make lint needs; "debug": what building a kernel and
-# fuzzing need; "foreign": what making ARM roots under qemu-user and
+# fuzzing need; "bench": the peers make bench-scale measures and
+# gnuplot; "foreign": what making ARM roots under qemu-user and
 # booting ARM guests need; "i386": what running the i386 root's programs
 # needs), from Debian's archive: only what is missing, so a second run
 # does nothing.  Not root: print the one apt command to run instead.
@@ -53,6 +54,11 @@ extra=("linux-headers-$release")
 if [ "${1:-}" = lint ]; then
 	# checkpatch.pl and the semantic patches come with the kernel source.
 	extra+=(sparse coccinelle shellcheck "linux-source-$(lwnfs_series "$release")")
+fi
+if [ "${1:-}" = bench ]; then
+	# make bench-scale's peers (started in the guest, from this root) and
+	# its plots.
+	extra+=(redis-server redis-tools libhiredis-dev libsqlite3-dev gnuplot-nox)
 fi
 if [ "${1:-}" = debug ]; then
 	extra+=(bc bison flex libelf-dev libssl-dev dwarves rsync trinity

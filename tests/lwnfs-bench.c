@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lwnfs-measure.h"
+
 #define RUNS	7
 #define SLICES	10	/* turns a run of measures takes (run_rounds()) */
 #define MAX_THREADS 64
@@ -42,27 +44,6 @@ struct figure {
 static struct figure figures[MAX_FIGURES];
 static int nfigures;
 static const char *mnt, *scratch;
-
-static void die(const char *what)
-{
-	fprintf(stderr, "lwnfs-bench: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* @runs sorted into @sorted; @runs is kept as is. */
 static void sort_runs(const double *runs, double *sorted)
@@ -279,13 +260,6 @@ static void *take_values(void *arg)
 		tk->values[i] = atoll(buf);
 	}
 	return NULL;
-}
-
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
-
-	return (x > y) - (x < y);
 }
 
 /*
@@ -513,22 +487,6 @@ static void module_sections(const char *ko, long *text, long *data, long *bss)
 	pclose(p);
 }
 
-/* Slab memory in use, in bytes, from /proc/meminfo. */
-static long slab_bytes(void)
-{
-	FILE *f = fopen("/proc/meminfo", "r");
-	char line[128];
-	long kb = -1;
-
-	if (!f)
-		die("/proc/meminfo");
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Slab: %ld kB", &kb) == 1)
-			break;
-	fclose(f);
-	return kb * 1024;
-}
-
 /*
  * Kernel memory per user-made counter: the slab delta over @n counters
  * made in a fresh directory, and what is left once they are removed.
@@ -536,7 +494,8 @@ static long slab_bytes(void)
 static void bench_memory(long n)
 {
 	char dir[256], path[300];
-	long before, made, after, i;
+	long long before, made, after;
+	long i;
 
 	snprintf(dir, sizeof(dir), "%s/memory", mnt);
 	if (mkdir(dir, 0755))

@@ -1,0 +1,36 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Inside a test guest: lwnfs against tmpfs as directories grow
+# (tests/lwnfs-scale, N = LWNFS_SCALE_N, default 1000 10000 100000), then
+# taking a value against the peers (tests/lwnfs-peers) with a
+# redis-server of the root's started here; scale.json and peers.json
+# left in $LWNFS_OUT for vm.sh -o to hand back.
+set -euo pipefail
+
+read -r -a sizes <<<"${LWNFS_SCALE_N:-1000 10000 100000}"
+largest=0
+for n in "${sizes[@]}"; do
+	[ "$n" -le "$largest" ] || largest=$n
+done
+insmod lwnfs.ko
+mkdir -p /tmp/lwnfs /tmp/tmpfs /run/redis-bench
+# The largest directory, a tree 1,000 deep and its counter.
+mount -t lwnfs -o "max_counters=$((largest + 1001))" lwnfs /tmp/lwnfs
+mount -t tmpfs -o size=1G,nr_inodes=0 tmpfs /tmp/tmpfs
+tests/lwnfs-scale /tmp/lwnfs /tmp/tmpfs "$LWNFS_OUT/scale.json" "${sizes[@]}"
+
+# Redis on loopback too: the guest has it down.
+ip link set lo up
+sock=/run/redis-bench/redis.sock port=6390
+redis-server --port "$port" --bind 127.0.0.1 --unixsocket "$sock" --save '' \
+	--appendonly no --daemonize yes --dir /run/redis-bench \
+	--logfile /run/redis-bench/log
+for _ in $(seq 100); do
+	[ ! -S "$sock" ] || break
+	sleep 0.1
+done
+tests/lwnfs-peers /tmp/lwnfs/counter /tmp/tmpfs "$sock" "$port" "$LWNFS_OUT/peers.json"
+redis-cli -s "$sock" shutdown nosave >/dev/null
+umount /tmp/lwnfs /tmp/tmpfs
+rmmod lwnfs

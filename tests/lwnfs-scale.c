@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lwnfs-scale - how the cost of lwnfs's directory operations grows with
+ * the number of entries, against tmpfs
+ *
+ * Usage: lwnfs-scale LWNFS_DIR TMPFS_DIR JSONFILE N...
+ *
+ * Run as root in a guest with lwnfs mounted at LWNFS_DIR (max_counters
+ * at least the largest N plus 1,001) and TMPFS_DIR on tmpfs.  For each N:
+ * make N counters (files in tmpfs) in one directory, stat each, read
+ * each once, list the directory (getdents64 alone, and getdents64 with a
+ * stat of every entry, as ls -l does), rename each, unlink each; each
+ * phase on lwnfs and on tmpfs in turn, the first of the two changing
+ * from run to run, RUNS runs.  Each figure is the median of the runs in
+ * ns per entry, each ratio the median of the ratios within a run.  The
+ * slab grown by the making, per entry, and what is left of it after the
+ * unlinks (what the making grew, less what the unlinks freed).  Then a
+ * tree 1,000 directories deep: a stat of the counter at its bottom by its
+ * whole path, and a walk of the whole tree (nftw).
+ * Prints a table and writes the figures to JSONFILE.
+ * This is a benchmark: it asserts nothing about time.  It checks that
+ * every read of a new counter returned "0\n" and that every call
+ * succeeded, and fails otherwise.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lwnfs-measure.h"
+
+#define RUNS	5
+#define DEPTH	1000
+#define NFS	2	/* lwnfs, tmpfs */
+#define MAX_N	8
+
+enum phase { MAKE, STAT, READ, LIST, LIST_STAT, RENAME, UNLINK, NPHASES };
+
+static const char *const phase_key[NPHASES] = {
+	"create", "stat", "read", "readdir", "readdir_stat", "rename", "unlink",
+};
+
+static const char *const phase_what[NPHASES] = {
+	"make a counter (open O_CREAT|O_EXCL, close)",
+	"stat a counter by name",
+	"read a counter once (open, read, close)",
+	"list the directory (getdents64), per entry",
+	"list it as ls -l does (getdents64, fstatat each)",
+	"rename a counter in the directory",
+	"unlink a counter",
+};
+
+static void fail(const char *what)
+{
+	fprintf(stderr, "lwnfs-scale: %s\n", what);
+	exit(1);
+}
+
+static double median(const double *v, int n)
+{
+	double s[RUNS];
+
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s[n / 2];
+}
+
+/* What the slab holds once freed objects have gone (RCU, per-CPU caches). */
+static long long settled_slab(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+
+	/* Freed dentries and inodes go after an RCU grace period. */
+	usleep(200000);
+	if (fd >= 0) {
+		/* Only what is unused: lwnfs's counters are pinned. */
+		if (write(fd, "2", 1) != 1)
+			die("drop_caches");
+		close(fd);
+	}
+	usleep(200000);
+	return slab_bytes();
+}
+
+static int dir_fd(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_DIRECTORY);
+
+	if (fd < 0)
+		die(path);
+	return fd;
+}
+
+static void name(char *buf, size_t len, char prefix, long i)
+{
+	snprintf(buf, len, "%c%ld", prefix, i);
+}
+
+/* getdents64 over the whole of @dfd; with @stat, fstatat each entry. */
+static long list_dir(int dfd, int stat_each)
+{
+	char buf[32768];
+	long entries = 0;
+	struct stat st;
+
+	if (lseek(dfd, 0, SEEK_SET) < 0)
+		die("lseek");
+	for (;;) {
+		long n = syscall(SYS_getdents64, dfd, buf, sizeof(buf));
+		long off;
+
+		if (n < 0)
+			die("getdents64");
+		if (n == 0)
+			break;
+		for (off = 0; off < n;) {
+			struct dirent64 *d = (struct dirent64 *)(buf + off);
+
+			if (stat_each && d->d_name[0] != '.' &&
+			    fstatat(dfd, d->d_name, &st, AT_SYMLINK_NOFOLLOW))
+				die("fstatat");
+			entries++;
+			off += d->d_reclen;
+		}
+	}
+	return entries;
+}
+
+/* One phase over @n entries of the directory @dfd; seconds. */
+static double run_phase(enum phase p, int dfd, long n, int is_lwnfs)
+{
+	char a[32], b[32], buf[32];
+	struct stat st;
+	double t = now();
+	long i;
+
+	switch (p) {
+	case MAKE:
+		for (i = 0; i < n; i++) {
+			int fd;
+
+			name(a, sizeof(a), 'c', i);
+			fd = openat(dfd, a, O_CREAT | O_EXCL | O_WRONLY, 0644);
+			if (fd < 0)
+				die("create");
+			close(fd);
+		}
+		break;
+	case STAT:
+		for (i = 0; i < n; i++) {
+			name(a, sizeof(a), 'c', i);
+			if (fstatat(dfd, a, &st, 0))
+				die("stat");
+		}
+		break;
+	case READ:
+		for (i = 0; i < n; i++) {
+			ssize_t got;
+			int fd;
+
+			name(a, sizeof(a), 'c', i);
+			fd = openat(dfd, a, O_RDONLY);
+			if (fd < 0)
+				die("open");
+			got = read(fd, buf, sizeof(buf));
+			if (got < 0)
+				die("read");
+			/* A new counter's first value; tmpfs's file is empty. */
+			if (is_lwnfs ? got != 2 || memcmp(buf, "0\n", 2) : got != 0)
+				fail("a new counter did not read \"0\\n\" once");
+			close(fd);
+		}
+		break;
+	case LIST:
+	case LIST_STAT:
+		/* "." and ".." besides the n entries. */
+		if (list_dir(dfd, p == LIST_STAT) != n + 2)
+			fail("the listing has not every entry once");
+		break;
+	case RENAME:
+		for (i = 0; i < n; i++) {
+			name(a, sizeof(a), 'c', i);
+			name(b, sizeof(b), 'r', i);
+			if (renameat(dfd, a, dfd, b))
+				die("rename");
+		}
+		break;
+	case UNLINK:
+		for (i = 0; i < n; i++) {
+			name(b, sizeof(b), 'r', i);
+			if (unlinkat(dfd, b, 0))
+				die("unlink");
+		}
+		break;
+	default:
+		fail("no such phase");
+	}
+	return now() - t;
+}
+
+struct scale {
+	long n;
+	double ns[NFS][NPHASES][RUNS];		/* per entry */
+	double made[NFS][RUNS], left[NFS][RUNS];	/* slab bytes per entry */
+};
+
+static void scale_run(struct scale *sc, const char *const dirs[NFS])
+{
+	int r, p, k;
+
+	for (r = 0; r < RUNS; r++) {
+		int dfd[NFS];
+		long long before[NFS], made[NFS];
+
+		for (k = 0; k < NFS; k++) {
+			char path[4096];
+
+			snprintf(path, sizeof(path), "%s/scale", dirs[k]);
+			if (mkdir(path, 0755))
+				die(path);
+			dfd[k] = dir_fd(path);
+		}
+		for (p = 0; p < NPHASES; p++) {
+			int turn;
+
+			/* lwnfs first in even runs, tmpfs first in odd ones. */
+			for (turn = 0; turn < NFS; turn++) {
+				int f = (turn + r) % NFS;
+				double s;
+
+				/*
+				 * Each filesystem's own: the slab around its
+				 * making, and around its unlinks (the other's
+				 * entries may be there or gone meanwhile).
+				 */
+				if (p == MAKE || p == UNLINK)
+					before[f] = settled_slab();
+				s = run_phase(p, dfd[f], sc->n, f == 0);
+				sc->ns[f][p][r] = s / sc->n * 1e9;
+				if (p == MAKE) {
+					made[f] = settled_slab() - before[f];
+					sc->made[f][r] = (double)made[f] / sc->n;
+				}
+				if (p == UNLINK)
+					sc->left[f][r] = (double)(made[f] +
+						settled_slab() - before[f]) / sc->n;
+			}
+		}
+		for (k = 0; k < NFS; k++) {
+			char path[4096];
+
+			close(dfd[k]);
+			snprintf(path, sizeof(path), "%s/scale", dirs[k]);
+			if (rmdir(path))
+				die(path);
+		}
+	}
+}
+
+static long walked;
+
+static int count_entry(const char *path, const struct stat *st, int flag,
+		       struct FTW *ftw)
+{
+	(void)path;
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	walked++;
+	return 0;
+}
+
+struct deep {
+	double lookup_ns[NFS][RUNS], walk_ns[NFS][RUNS];
+};
+
+/*
+ * A tree DEPTH directories deep under @top, a counter at its bottom:
+ * stat of that counter by its whole path, and nftw over the tree.
+ */
+static void deep_make(const char *top, char *path, size_t len)
+{
+	int fd, dfd = dir_fd(top), i;
+	size_t at;
+
+	at = (size_t)snprintf(path, len, "%s", top);
+	for (i = 0; i < DEPTH; i++) {
+		int next;
+
+		if (mkdirat(dfd, "d", 0755))
+			die("mkdir (deep)");
+		next = openat(dfd, "d", O_RDONLY | O_DIRECTORY);
+		if (next < 0)
+			die("open (deep)");
+		close(dfd);
+		dfd = next;
+		if (at + 3 >= len)
+			fail("the deep path is longer than PATH_MAX");
+		memcpy(path + at, "/d", 3);
+		at += 2;
+	}
+	fd = openat(dfd, "counter", O_CREAT | O_EXCL | O_WRONLY, 0644);
+	if (fd < 0)
+		die("create (deep)");
+	close(fd);
+	close(dfd);
+	if (at + 9 >= len)
+		fail("the deep path is longer than PATH_MAX");
+	memcpy(path + at, "/counter", 9);
+}
+
+static void deep_remove(const char *top)
+{
+	char path[8192];
+	size_t at = (size_t)snprintf(path, sizeof(path), "%s", top);
+	int i;
+
+	for (i = 0; i < DEPTH; i++) {
+		memcpy(path + at, "/d", 3);
+		at += 2;
+	}
+	memcpy(path + at, "/counter", 9);
+	if (unlink(path))
+		die("unlink (deep)");
+	for (i = 0; i < DEPTH; i++) {
+		path[at] = '\0';
+		if (rmdir(path))
+			die("rmdir (deep)");
+		at -= 2;
+	}
+}
+
+static void deep_run(struct deep *dp, const char *const dirs[NFS])
+{
+	static char paths[NFS][8192];
+	int r, k, turn;
+
+	for (k = 0; k < NFS; k++)
+		deep_make(dirs[k], paths[k], sizeof(paths[k]));
+	for (r = 0; r < RUNS; r++)
+		for (turn = 0; turn < NFS; turn++) {
+			int f = (turn + r) % NFS, i;
+			struct stat st;
+			double t = now();
+
+			for (i = 0; i < 1000; i++)
+				if (stat(paths[f], &st))
+					die("stat (deep)");
+			dp->lookup_ns[f][r] = (now() - t) / 1000 * 1e9;
+			t = now();
+			walked = 0;
+			if (nftw(dirs[f], count_entry, 64, FTW_PHYS))
+				die("nftw");
+			dp->walk_ns[f][r] = (now() - t) * 1e9;
+			/* The top, DEPTH directories, the counter. */
+			if (walked < DEPTH + 2)
+				fail("the walk missed part of the deep tree");
+		}
+	for (k = 0; k < NFS; k++)
+		deep_remove(dirs[k]);
+}
+
+static double ratio_median(const double *a, const double *b)
+{
+	double v[RUNS];
+	int r;
+
+	for (r = 0; r < RUNS; r++)
+		v[r] = a[r] / b[r];
+	return median(v, RUNS);
+}
+
+int main(int argc, char **argv)
+{
+	static struct scale sc[MAX_N];
+	struct deep dp;
+	const char *dirs[NFS];
+	int nn = argc - 4, i, p, k;
+	FILE *json;
+
+	if (argc < 5 || nn > MAX_N) {
+		fprintf(stderr, "usage: lwnfs-scale LWNFS_DIR TMPFS_DIR JSONFILE N... (up to %d)\n",
+			MAX_N);
+		return 2;
+	}
+	dirs[0] = argv[1];
+	dirs[1] = argv[2];
+	for (i = 0; i < nn; i++) {
+		sc[i].n = atol(argv[4 + i]);
+		if (sc[i].n < 1)
+			fail("N is a number of entries, 1 or more");
+	}
+	for (i = 0; i < nn; i++) {
+		fprintf(stderr, "lwnfs-scale: %ld entries, %d runs\n", sc[i].n, RUNS);
+		scale_run(&sc[i], dirs);
+	}
+	fprintf(stderr, "lwnfs-scale: a tree %d directories deep\n", DEPTH);
+	deep_run(&dp, dirs);
+
+	json = fopen(argv[3], "w");
+	if (!json)
+		die(argv[3]);
+	printf("%-50s %9s %12s %12s %8s\n", "per entry", "N", "lwnfs ns", "tmpfs ns", "ratio");
+	fprintf(json, "{\n  \"runs\": %d,\n  \"scale\": [", RUNS);
+	for (i = 0; i < nn; i++)
+		for (p = 0; p < NPHASES; p++) {
+			double l = median(sc[i].ns[0][p], RUNS);
+			double t = median(sc[i].ns[1][p], RUNS);
+			double x = ratio_median(sc[i].ns[0][p], sc[i].ns[1][p]);
+
+			printf("%-50s %9ld %12.0f %12.0f %7.2fx\n", phase_what[p],
+			       sc[i].n, l, t, x);
+			fprintf(json, "%s\n    { \"n\": %ld, \"op\": \"%s\", ",
+				i || p ? "," : "", sc[i].n, phase_key[p]);
+			fprintf(json, "\"lwnfs_ns\": %.1f, \"tmpfs_ns\": %.1f, ",
+				l, t);
+			fprintf(json, "\"ratio\": %.3f }", x);
+		}
+	fprintf(json, "\n  ],\n  \"memory\": [");
+	printf("\n%-50s %9s %12s %12s\n", "slab bytes per entry", "N", "lwnfs", "tmpfs");
+	for (i = 0; i < nn; i++) {
+		double m[NFS], left[NFS];
+
+		for (k = 0; k < NFS; k++) {
+			m[k] = median(sc[i].made[k], RUNS);
+			left[k] = median(sc[i].left[k], RUNS);
+		}
+		printf("%-50s %9ld %12.0f %12.0f\n", "grown by the making",
+		       sc[i].n, m[0], m[1]);
+		printf("%-50s %9ld %12.0f %12.0f\n", "left after the unlinks",
+		       sc[i].n, left[0], left[1]);
+		fprintf(json, "%s\n    { \"n\": %ld, ", i ? "," : "", sc[i].n);
+		fprintf(json, "\"lwnfs_made\": %.1f, \"tmpfs_made\": %.1f, ",
+			m[0], m[1]);
+		fprintf(json, "\"lwnfs_left\": %.1f, \"tmpfs_left\": %.1f }",
+			left[0], left[1]);
+	}
+	fprintf(json, "\n  ],\n");
+	printf("\n%-50s %12s %12s %8s\n", "a tree 1,000 directories deep",
+	       "lwnfs ns", "tmpfs ns", "ratio");
+	printf("%-50s %12.0f %12.0f %7.2fx\n", "stat the counter at the bottom by path",
+	       median(dp.lookup_ns[0], RUNS), median(dp.lookup_ns[1], RUNS),
+	       ratio_median(dp.lookup_ns[0], dp.lookup_ns[1]));
+	printf("%-50s %12.0f %12.0f %7.2fx\n", "walk the whole tree (nftw)",
+	       median(dp.walk_ns[0], RUNS), median(dp.walk_ns[1], RUNS),
+	       ratio_median(dp.walk_ns[0], dp.walk_ns[1]));
+	fprintf(json, "  \"deep\": { \"depth\": %d, ", DEPTH);
+	fprintf(json, "\"lookup_lwnfs_ns\": %.1f, \"lookup_tmpfs_ns\": %.1f, ",
+		median(dp.lookup_ns[0], RUNS), median(dp.lookup_ns[1], RUNS));
+	fprintf(json, "\"lookup_ratio\": %.3f, ",
+		ratio_median(dp.lookup_ns[0], dp.lookup_ns[1]));
+	fprintf(json, "\"walk_lwnfs_ns\": %.1f, \"walk_tmpfs_ns\": %.1f, ",
+		median(dp.walk_ns[0], RUNS), median(dp.walk_ns[1], RUNS));
+	fprintf(json, "\"walk_ratio\": %.3f }\n}\n",
+		ratio_median(dp.walk_ns[0], dp.walk_ns[1]));
+	if (fclose(json))
+		die(argv[3]);
+	return 0;
+}
