@@ -118,4 +118,14 @@ END
 open(my $g, '|-', 'gnuplot') or die "bench-plot: gnuplot: $!\n";
 print $g $gp;
 close($g) or die "bench-plot: gnuplot failed\n";
+# Every file of the tree says its licence, the plots kept in docs too.
+for my $svg (map { "$dir/$_.svg" } qw(bench-scale-cost bench-scale-memory bench-peers)) {
+	open(my $in, '<', $svg) or die "bench-plot: $svg: $!\n";
+	my @lines = <$in>;
+	close($in);
+	splice(@lines, 1, 0, "<!-- SPDX-License-Identifier: GPL-2.0 -->\n");
+	open(my $out, '>', $svg) or die "bench-plot: $svg: $!\n";
+	print $out @lines;
+	close($out) or die "bench-plot: $svg: $!\n";
+}
 print "bench-plot: $dir/bench-scale-cost.svg, $dir/bench-scale-memory.svg, $dir/bench-peers.svg\n";
