@@ -21,7 +21,8 @@ BENCH := tests/lwnfs-bench
 FUZZ := tests/lwnfs-fuzz
 FAULT := tests/lwnfs-fault
 IO := tests/lwnfs-io
-# make bench-scale's: not test programs (the peers need hiredis and SQLite).
+# make bench-scale's; the peers need hiredis and SQLite, so only
+# harness/deps.sh bench installs what builds them.
 SCALE := tests/lwnfs-scale
 PEERS := tests/lwnfs-peers
 
@@ -46,10 +47,12 @@ modules:
 
 # The C test helpers, for the targets that boot a guest: not part of a
 # user's build, so a newer compiler's warning never fails that.
-test-programs: $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO)
+test-programs: $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(SCALE)
 
 $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(SCALE): %: %.c
 	$(CC) -O2 -Wall -Wextra -Werror -pthread -o $@ $<
+
+$(BENCH) $(SCALE) $(PEERS): tests/lwnfs-measure.h
 
 $(PEERS): %: %.c
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -lhiredis -lsqlite3

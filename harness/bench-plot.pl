@@ -113,7 +113,7 @@ set style fill solid 0.6
 set boxwidth 0.6
 set xtics rotate by -25
 unset key
-plot '$tmp/peers.dat' using 1:3:xtic(2) with boxes
+plot '$tmp/peers.dat' using 1:3:xtic(2) with boxes notitle
 END
 open(my $g, '|-', 'gnuplot') or die "bench-plot: gnuplot: $!\n";
 print $g $gp;

@@ -42,8 +42,10 @@ checkpatch() {
 	for f in tests/*.c; do
 		[ "$f" = tests/lwnfs-peers.c ] || files+=("$f")
 	done
-	"${c[@]}" -f lwnfs.c lwnfs.h tests/*.h "${files[@]}" &&
-		"${c[@]}" --ignore CAMELCASE -f tests/lwnfs-peers.c
+	local rc=0
+	"${c[@]}" -f lwnfs.c lwnfs.h tests/*.h "${files[@]}" || rc=1
+	"${c[@]}" --ignore CAMELCASE -f tests/lwnfs-peers.c || rc=1
+	return "$rc"
 }
 
 # W=1 and sparse in one build; any warning line is a finding.

@@ -2,9 +2,14 @@
 /*
  * What the benchmarks (lwnfs-bench, lwnfs-scale, lwnfs-peers) share: the
  * clock, dying with the program's name, sorting figures, the slab.
+ * Included after _GNU_SOURCE is defined (program_invocation_short_name).
  */
 #ifndef LWNFS_MEASURE_H
 #define LWNFS_MEASURE_H
+
+#ifndef _GNU_SOURCE
+#error "define _GNU_SOURCE before the first #include"
+#endif
 
 #include <errno.h>
 #include <stdio.h>

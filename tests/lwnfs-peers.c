@@ -17,11 +17,14 @@
  *    and over loopback TCP;
  *  - SQLite, WAL, one "UPDATE ... RETURNING" a value in a transaction of
  *    its own, one connection each;
- *  - redis-cli INCR from a shell, a process a value, as a script would
- *    (alone, after the others: fewer values).
+ *  - redis-cli INCR from a shell, as a script would: one process
+ *    starting a redis-cli for each of SH_ITERS values, one after another
+ *    (alone, after the others), so its figure is a value's latency where
+ *    the others' are the two processes' throughput.
  * The measures take turns within each of RUNS runs; each figure is the
- * median of the runs, in ns a value (wall time over values taken), each
- * ratio the median of the ratios within a run.  Every measure's values
+ * median of the runs, in ns a value (the time from the first take to the
+ * last, over the values taken), each ratio the median of the ratios
+ * within a run, with their least and greatest.  Every measure's values
  * must be distinct and contiguous, or it fails.  This is a benchmark: it
  * asserts nothing about time.
  */
@@ -43,7 +46,7 @@
 
 #define RUNS	5
 #define PROCS	2
-#define ITERS	2000
+#define ITERS	5000
 #define SH_ITERS 50
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -220,16 +223,19 @@ static void no_open(struct peer *p)
 
 /*
  * p->procs processes take p->iters values each, all started before any
- * takes one; their values are checked distinct and contiguous.  Seconds.
+ * takes one; their values are checked distinct and contiguous.  The
+ * seconds from the first process's first take to the last one's last:
+ * each process stamps its own, so neither the start of the processes,
+ * their connections' closing nor their exit is counted.
  */
 static double run_peer(struct peer *p)
 {
 	long total = (long)p->procs * p->iters, i;
-	long long *values = mmap(NULL, total * sizeof(*values),
-				 PROT_READ | PROT_WRITE,
+	size_t size = total * sizeof(long long) + 2 * p->procs * sizeof(double);
+	long long *values = mmap(NULL, size, PROT_READ | PROT_WRITE,
 				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	double *stamps = (double *)(values + total), first, last;
 	int go[2], ready[2], k, status;
-	double start;
 	char c;
 
 	if (values == MAP_FAILED)
@@ -242,12 +248,19 @@ static double run_peer(struct peer *p)
 		if (pid < 0)
 			die("fork");
 		if (pid == 0) {
+			/* Only the parent's ends: a child that dies is seen. */
 			close(go[1]);
+			close(ready[0]);
 			p->open(p);
-			if (write(ready[1], "r", 1) != 1 || read(go[0], &c, 1) != 0)
-				die("start");
+			if (write(ready[1], "r", 1) != 1)
+				die("ready");
+			close(ready[1]);
+			if (read(go[0], &c, 1) != 0)
+				die("go");
+			stamps[2 * k] = now();
 			for (i = 0; i < p->iters; i++)
 				values[k * p->iters + i] = p->take(p);
+			stamps[2 * k + 1] = now();
 			p->close(p);
 			_exit(0);
 		}
@@ -257,7 +270,6 @@ static double run_peer(struct peer *p)
 	for (k = 0; k < p->procs; k++)
 		if (read(ready[0], &c, 1) != 1)
 			fail(p->key, "a process did not get ready");
-	start = now();
 	close(go[1]);	/* all start */
 	for (k = 0; k < p->procs; k++) {
 		if (wait(&status) < 0)
@@ -265,8 +277,15 @@ static double run_peer(struct peer *p)
 		if (!WIFEXITED(status) || WEXITSTATUS(status))
 			fail(p->key, "a process failed");
 	}
-	start = now() - start;
 	close(ready[0]);
+	first = stamps[0];
+	last = stamps[1];
+	for (k = 1; k < p->procs; k++) {
+		if (stamps[2 * k] < first)
+			first = stamps[2 * k];
+		if (stamps[2 * k + 1] > last)
+			last = stamps[2 * k + 1];
+	}
 	qsort(values, total, sizeof(*values), cmp_ll);
 	for (i = 1; i < total; i++)
 		if (values[i] != values[i - 1] + 1) {
@@ -275,8 +294,8 @@ static double run_peer(struct peer *p)
 			fprintf(stderr, "not distinct and contiguous\n");
 			exit(1);
 		}
-	munmap(values, total * sizeof(*values));
-	return start;
+	munmap(values, size);
+	return last - first;
 }
 
 static void setup(void)
@@ -324,7 +343,7 @@ int main(int argc, char **argv)
 		.procs = 1, .iters = SH_ITERS,
 	};
 	int np = ARRAY_SIZE(peers), r, i;
-	double ratio[RUNS];
+	double ratio[RUNS], lo, hi;
 	FILE *json;
 
 	if (argc != 6) {
@@ -352,19 +371,28 @@ int main(int argc, char **argv)
 		die(argv[5]);
 	printf("%d processes taking %d values each from one counter; median of %d runs\n\n",
 	       PROCS, ITERS, RUNS);
-	printf("%-46s %12s %14s\n", "ns a value", "median", "vs lwnfs");
-	fprintf(json, "{\n  \"procs\": %d,\n  \"iters\": %d,\n  \"runs\": %d,\n  \"figures\": {\n",
-		PROCS, ITERS, RUNS);
+	printf("%-46s %12s %14s %22s\n", "ns a value", "median", "vs lwnfs",
+	       "(runs' least-greatest)");
+	fprintf(json, "{\n  \"procs\": %d,\n  \"iters\": %d,\n  \"sh_iters\": %d,\n",
+		PROCS, ITERS, SH_ITERS);
+	fprintf(json, "  \"runs\": %d,\n  \"figures\": {\n", RUNS);
 	for (i = 0; i <= np; i++) {
 		struct peer *p = i < np ? &peers[i] : &cli;
 
-		for (r = 0; r < RUNS; r++)
+		lo = p->ns[0] / peers[0].ns[0];
+		hi = lo;
+		for (r = 0; r < RUNS; r++) {
 			ratio[r] = p->ns[r] / peers[0].ns[r];
-		printf("%-46s %12.0f %13.2fx\n", p->what, median(p->ns),
-		       median(ratio));
+			lo = ratio[r] < lo ? ratio[r] : lo;
+			hi = ratio[r] > hi ? ratio[r] : hi;
+		}
+		printf("%-46s %12.0f %13.2fx %10.2fx-%.2fx\n", p->what,
+		       median(p->ns), median(ratio), lo, hi);
 		fprintf(json, "    \"%s\": { \"what\": \"%s\", ", p->key, p->what);
-		fprintf(json, "\"median\": %.1f, \"vs_lwnfs\": %.3f }%s\n",
-			median(p->ns), median(ratio), i < np ? "," : "");
+		fprintf(json, "\"median\": %.1f, \"vs_lwnfs\": %.3f, ",
+			median(p->ns), median(ratio));
+		fprintf(json, "\"vs_lwnfs_min\": %.3f, \"vs_lwnfs_max\": %.3f }%s\n",
+			lo, hi, i < np ? "," : "");
 	}
 	fprintf(json, "  }\n}\n");
 	if (fclose(json))

@@ -12,15 +12,16 @@
  * stat of every entry, as ls -l does), rename each, unlink each; each
  * phase on lwnfs and on tmpfs in turn, the first of the two changing
  * from run to run, RUNS runs.  Each figure is the median of the runs in
- * ns per entry, each ratio the median of the ratios within a run.  The
- * slab grown by the making, per entry, and what is left of it after the
- * unlinks (what the making grew, less what the unlinks freed).  Then a
- * tree 1,000 directories deep: a stat of the counter at its bottom by its
- * whole path, and a walk of the whole tree (nftw).
+ * ns per entry, each ratio the median of the ratios within a run, with
+ * the least and the greatest of them.  Then the memory, one filesystem
+ * at a time: the slab grown by making N entries, per entry, and what is
+ * left of it once the same phases have run and unlinked them all.  Then
+ * a tree 1,000 directories deep: a stat of the counter at its bottom by
+ * its whole path, and a walk of the whole tree (nftw).
  * Prints a table and writes the figures to JSONFILE.
  * This is a benchmark: it asserts nothing about time.  It checks that
- * every read of a new counter returned "0\n" and that every call
- * succeeded, and fails otherwise.
+ * every call succeeded, every read of a new counter returned "0\n" and
+ * every listing held each entry once, and fails otherwise.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -78,14 +79,14 @@ static long long settled_slab(void)
 {
 	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
 
-	/* Freed dentries and inodes go after an RCU grace period. */
+	/* Freed dentries and inodes go after RCU grace periods: a pause. */
+	if (fd < 0)
+		die("/proc/sys/vm/drop_caches");
 	usleep(200000);
-	if (fd >= 0) {
-		/* Only what is unused: lwnfs's counters are pinned. */
-		if (write(fd, "2", 1) != 1)
-			die("drop_caches");
-		close(fd);
-	}
+	/* Only what is unused: lwnfs's counters are pinned. */
+	if (write(fd, "2", 1) != 1)
+		die("drop_caches");
+	close(fd);
 	usleep(200000);
 	return slab_bytes();
 }
@@ -104,12 +105,27 @@ static void name(char *buf, size_t len, char prefix, long i)
 	snprintf(buf, len, "%c%ld", prefix, i);
 }
 
-/* getdents64 over the whole of @dfd; with @stat, fstatat each entry. */
-static long list_dir(int dfd, int stat_each)
+/*
+ * getdents64 over the whole of @dfd, which holds "c0" to "c<n - 1>";
+ * with @stat_each, fstatat each entry.  Fails unless it lists each of
+ * them, ".", ".." and nothing else, once.
+ */
+static void list_dir(int dfd, long n, int stat_each)
 {
-	char buf[32768];
-	long entries = 0;
+	static unsigned char *seen;
+	static long seen_n;
+	char buf[32768], *end;
+	long entries = 0, i;
 	struct stat st;
+
+	if (seen_n < n + 2) {
+		free(seen);
+		seen = malloc(n + 2);
+		if (!seen)
+			die("malloc");
+		seen_n = n + 2;
+	}
+	memset(seen, 0, n + 2);
 
 	if (lseek(dfd, 0, SEEK_SET) < 0)
 		die("lseek");
@@ -124,14 +140,25 @@ static long list_dir(int dfd, int stat_each)
 		for (off = 0; off < n;) {
 			struct dirent64 *d = (struct dirent64 *)(buf + off);
 
-			if (stat_each && d->d_name[0] != '.' &&
+			if (!strcmp(d->d_name, "."))
+				i = n;
+			else if (!strcmp(d->d_name, ".."))
+				i = n + 1;
+			else if (d->d_name[0] == 'c' && d->d_name[1])
+				i = strtol(d->d_name + 1, &end, 10);
+			else
+				i = -1;
+			if (i < 0 || i > n + 1 || (i < n && *end) || seen[i]++)
+				fail("the listing has an entry twice, or one not made");
+			if (stat_each && i < n &&
 			    fstatat(dfd, d->d_name, &st, AT_SYMLINK_NOFOLLOW))
 				die("fstatat");
 			entries++;
 			off += d->d_reclen;
 		}
 	}
-	return entries;
+	if (entries != n + 2)
+		fail("the listing has not every entry");
 }
 
 /* One phase over @n entries of the directory @dfd; seconds. */
@@ -181,9 +208,7 @@ static double run_phase(enum phase p, int dfd, long n, int is_lwnfs)
 		break;
 	case LIST:
 	case LIST_STAT:
-		/* "." and ".." besides the n entries. */
-		if (list_dir(dfd, p == LIST_STAT) != n + 2)
-			fail("the listing has not every entry once");
+		list_dir(dfd, n, p == LIST_STAT);
 		break;
 	case RENAME:
 		for (i = 0; i < n; i++) {
@@ -208,60 +233,75 @@ static double run_phase(enum phase p, int dfd, long n, int is_lwnfs)
 
 struct scale {
 	long n;
-	double ns[NFS][NPHASES][RUNS];		/* per entry */
-	double made[NFS][RUNS], left[NFS][RUNS];	/* slab bytes per entry */
+	double ns[NFS][NPHASES][RUNS];	/* per entry */
+	double made[NFS], left[NFS];	/* slab bytes per entry */
 };
 
+static int scale_dir(const char *top)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/scale", top);
+	if (mkdir(path, 0755))
+		die(path);
+	return dir_fd(path);
+}
+
+static void scale_dir_remove(int dfd, const char *top)
+{
+	char path[4096];
+
+	close(dfd);
+	snprintf(path, sizeof(path), "%s/scale", top);
+	if (rmdir(path))
+		die(path);
+}
+
+/* The timed runs: each phase on both filesystems in turn. */
 static void scale_run(struct scale *sc, const char *const dirs[NFS])
 {
 	int r, p, k;
 
 	for (r = 0; r < RUNS; r++) {
 		int dfd[NFS];
-		long long before[NFS], made[NFS];
 
-		for (k = 0; k < NFS; k++) {
-			char path[4096];
-
-			snprintf(path, sizeof(path), "%s/scale", dirs[k]);
-			if (mkdir(path, 0755))
-				die(path);
-			dfd[k] = dir_fd(path);
-		}
+		for (k = 0; k < NFS; k++)
+			dfd[k] = scale_dir(dirs[k]);
 		for (p = 0; p < NPHASES; p++) {
 			int turn;
 
 			/* lwnfs first in even runs, tmpfs first in odd ones. */
 			for (turn = 0; turn < NFS; turn++) {
 				int f = (turn + r) % NFS;
-				double s;
+				double s = run_phase(p, dfd[f], sc->n, f == 0);
 
-				/*
-				 * Each filesystem's own: the slab around its
-				 * making, and around its unlinks (the other's
-				 * entries may be there or gone meanwhile).
-				 */
-				if (p == MAKE || p == UNLINK)
-					before[f] = settled_slab();
-				s = run_phase(p, dfd[f], sc->n, f == 0);
 				sc->ns[f][p][r] = s / sc->n * 1e9;
-				if (p == MAKE) {
-					made[f] = settled_slab() - before[f];
-					sc->made[f][r] = (double)made[f] / sc->n;
-				}
-				if (p == UNLINK)
-					sc->left[f][r] = (double)(made[f] +
-						settled_slab() - before[f]) / sc->n;
 			}
 		}
-		for (k = 0; k < NFS; k++) {
-			char path[4096];
+		for (k = 0; k < NFS; k++)
+			scale_dir_remove(dfd[k], dirs[k]);
+	}
+}
 
-			close(dfd[k]);
-			snprintf(path, sizeof(path), "%s/scale", dirs[k]);
-			if (rmdir(path))
-				die(path);
-		}
+/*
+ * The memory: one filesystem's whole life at a time, so that the slab
+ * holds no entry of the other's: grown by the making, and left once
+ * every phase has run and the unlinks are done.
+ */
+static void memory_run(struct scale *sc, const char *const dirs[NFS])
+{
+	long long before;
+	int f, p, dfd;
+
+	for (f = 0; f < NFS; f++) {
+		dfd = scale_dir(dirs[f]);
+		before = settled_slab();
+		run_phase(MAKE, dfd, sc->n, f == 0);
+		sc->made[f] = (double)(settled_slab() - before) / sc->n;
+		for (p = MAKE + 1; p < NPHASES; p++)
+			run_phase(p, dfd, sc->n, f == 0);
+		sc->left[f] = (double)(settled_slab() - before) / sc->n;
+		scale_dir_remove(dfd, dirs[f]);
 	}
 }
 
@@ -340,11 +380,16 @@ static void deep_remove(const char *top)
 
 static void deep_run(struct deep *dp, const char *const dirs[NFS])
 {
-	static char paths[NFS][8192];
+	static char paths[NFS][8192], tops[NFS][4096];
 	int r, k, turn;
 
-	for (k = 0; k < NFS; k++)
-		deep_make(dirs[k], paths[k], sizeof(paths[k]));
+	/* In a directory of its own on each: the walk sees the tree alone. */
+	for (k = 0; k < NFS; k++) {
+		snprintf(tops[k], sizeof(tops[k]), "%s/deep", dirs[k]);
+		if (mkdir(tops[k], 0755))
+			die(tops[k]);
+		deep_make(tops[k], paths[k], sizeof(paths[k]));
+	}
 	for (r = 0; r < RUNS; r++)
 		for (turn = 0; turn < NFS; turn++) {
 			int f = (turn + r) % NFS, i;
@@ -357,15 +402,18 @@ static void deep_run(struct deep *dp, const char *const dirs[NFS])
 			dp->lookup_ns[f][r] = (now() - t) / 1000 * 1e9;
 			t = now();
 			walked = 0;
-			if (nftw(dirs[f], count_entry, 64, FTW_PHYS))
+			if (nftw(tops[f], count_entry, 64, FTW_PHYS))
 				die("nftw");
 			dp->walk_ns[f][r] = (now() - t) * 1e9;
 			/* The top, DEPTH directories, the counter. */
-			if (walked < DEPTH + 2)
-				fail("the walk missed part of the deep tree");
+			if (walked != DEPTH + 2)
+				fail("the walk did not see the deep tree's entries once each");
 		}
-	for (k = 0; k < NFS; k++)
-		deep_remove(dirs[k]);
+	for (k = 0; k < NFS; k++) {
+		deep_remove(tops[k]);
+		if (rmdir(tops[k]))
+			die(tops[k]);
+	}
 }
 
 static double ratio_median(const double *a, const double *b)
@@ -378,12 +426,28 @@ static double ratio_median(const double *a, const double *b)
 	return median(v, RUNS);
 }
 
+/* The least and the greatest of the runs' ratios. */
+static void ratio_range(const double *a, const double *b, double *lo,
+			double *hi)
+{
+	int r;
+
+	*lo = a[0] / b[0];
+	*hi = *lo;
+	for (r = 1; r < RUNS; r++) {
+		if (a[r] / b[r] < *lo)
+			*lo = a[r] / b[r];
+		if (a[r] / b[r] > *hi)
+			*hi = a[r] / b[r];
+	}
+}
+
 int main(int argc, char **argv)
 {
 	static struct scale sc[MAX_N];
 	struct deep dp;
 	const char *dirs[NFS];
-	int nn = argc - 4, i, p, k;
+	int nn = argc - 4, i, p;
 	FILE *json;
 
 	if (argc < 5 || nn > MAX_N) {
@@ -399,8 +463,10 @@ int main(int argc, char **argv)
 			fail("N is a number of entries, 1 or more");
 	}
 	for (i = 0; i < nn; i++) {
-		fprintf(stderr, "lwnfs-scale: %ld entries, %d runs\n", sc[i].n, RUNS);
+		fprintf(stderr, "lwnfs-scale: %ld entries, %d runs, then the memory\n",
+			sc[i].n, RUNS);
 		scale_run(&sc[i], dirs);
+		memory_run(&sc[i], dirs);
 	}
 	fprintf(stderr, "lwnfs-scale: a tree %d directories deep\n", DEPTH);
 	deep_run(&dp, dirs);
@@ -408,31 +474,31 @@ int main(int argc, char **argv)
 	json = fopen(argv[3], "w");
 	if (!json)
 		die(argv[3]);
-	printf("%-50s %9s %12s %12s %8s\n", "per entry", "N", "lwnfs ns", "tmpfs ns", "ratio");
+	printf("%-50s %9s %10s %10s %7s %s\n", "per entry", "N", "lwnfs ns",
+	       "tmpfs ns", "ratio", "(runs' least-greatest)");
 	fprintf(json, "{\n  \"runs\": %d,\n  \"scale\": [", RUNS);
 	for (i = 0; i < nn; i++)
 		for (p = 0; p < NPHASES; p++) {
 			double l = median(sc[i].ns[0][p], RUNS);
 			double t = median(sc[i].ns[1][p], RUNS);
 			double x = ratio_median(sc[i].ns[0][p], sc[i].ns[1][p]);
+			double lo, hi;
 
-			printf("%-50s %9ld %12.0f %12.0f %7.2fx\n", phase_what[p],
-			       sc[i].n, l, t, x);
+			ratio_range(sc[i].ns[0][p], sc[i].ns[1][p], &lo, &hi);
+			printf("%-50s %9ld %10.0f %10.0f %6.2fx %.2fx-%.2fx\n",
+			       phase_what[p], sc[i].n, l, t, x, lo, hi);
 			fprintf(json, "%s\n    { \"n\": %ld, \"op\": \"%s\", ",
 				i || p ? "," : "", sc[i].n, phase_key[p]);
 			fprintf(json, "\"lwnfs_ns\": %.1f, \"tmpfs_ns\": %.1f, ",
 				l, t);
-			fprintf(json, "\"ratio\": %.3f }", x);
+			fprintf(json, "\"ratio\": %.3f, \"ratio_min\": %.3f, ", x, lo);
+			fprintf(json, "\"ratio_max\": %.3f }", hi);
 		}
 	fprintf(json, "\n  ],\n  \"memory\": [");
 	printf("\n%-50s %9s %12s %12s\n", "slab bytes per entry", "N", "lwnfs", "tmpfs");
 	for (i = 0; i < nn; i++) {
-		double m[NFS], left[NFS];
+		const double *m = sc[i].made, *left = sc[i].left;
 
-		for (k = 0; k < NFS; k++) {
-			m[k] = median(sc[i].made[k], RUNS);
-			left[k] = median(sc[i].left[k], RUNS);
-		}
 		printf("%-50s %9ld %12.0f %12.0f\n", "grown by the making",
 		       sc[i].n, m[0], m[1]);
 		printf("%-50s %9ld %12.0f %12.0f\n", "left after the unlinks",

@@ -30,6 +30,11 @@ for _ in $(seq 100); do
 	[ ! -S "$sock" ] || break
 	sleep 0.1
 done
+[ -S "$sock" ] || {
+	cat /run/redis-bench/log >&2
+	echo "bench-scale: redis-server did not open $sock in 10 s" >&2
+	exit 1
+}
 tests/lwnfs-peers /tmp/lwnfs/counter /tmp/tmpfs "$sock" "$port" "$LWNFS_OUT/peers.json"
 redis-cli -s "$sock" shutdown nosave >/dev/null
 umount /tmp/lwnfs /tmp/tmpfs
