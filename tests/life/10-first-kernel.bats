@@ -46,8 +46,11 @@ versions() {
 	run dpkg -i "$DEB"
 	echo "$output"
 	[ "$status" = 0 ]
-	# dkms's postinst (common.postinst, 3.0 and 3.2 alike)
-	[[ $output == *"kernel headers for this kernel do not seem to be installed"* ]]
+	# dkms's postinst (common.postinst): bookworm's 3.0 says the headers
+	# do not seem to be installed; trixie's 3.2 that none were found,
+	# naming the package to install.
+	[[ $output == *"kernel headers for this kernel do not seem to be installed"* ]] ||
+		[[ $output == *"No kernel headers were found"*"install the linux-headers-$(uname -r) package"* ]]
 	[ "$(versions)" = "$VERSION" ]
 	[ -z "$(dkms_state)" ]
 	run ! modinfo lwnfs
