@@ -6,7 +6,7 @@
  * Usage: lwnfs-scale LWNFS_DIR TMPFS_DIR JSONFILE N...
  *
  * Run as root in a guest with lwnfs mounted at LWNFS_DIR (max_counters
- * at least the largest N plus 1,001) and TMPFS_DIR on tmpfs.  For each N:
+ * at least the largest N plus 1,002) and TMPFS_DIR on tmpfs.  For each N:
  * make N counters (files in tmpfs) in one directory, stat each, read
  * each once, list the directory (getdents64 alone, and getdents64 with a
  * stat of every entry, as ls -l does), rename each, unlink each; each
@@ -130,14 +130,14 @@ static void list_dir(int dfd, long n, int stat_each)
 	if (lseek(dfd, 0, SEEK_SET) < 0)
 		die("lseek");
 	for (;;) {
-		long n = syscall(SYS_getdents64, dfd, buf, sizeof(buf));
+		long got = syscall(SYS_getdents64, dfd, buf, sizeof(buf));
 		long off;
 
-		if (n < 0)
+		if (got < 0)
 			die("getdents64");
-		if (n == 0)
+		if (got == 0)
 			break;
-		for (off = 0; off < n;) {
+		for (off = 0; off < got;) {
 			struct dirent64 *d = (struct dirent64 *)(buf + off);
 
 			if (!strcmp(d->d_name, "."))

@@ -15,8 +15,9 @@ for n in "${sizes[@]}"; do
 done
 insmod lwnfs.ko
 mkdir -p /tmp/lwnfs /tmp/tmpfs /run/redis-bench
-# The largest directory, a tree 1,000 deep and its counter.
-mount -t lwnfs -o "max_counters=$((largest + 1001))" lwnfs /tmp/lwnfs
+# The largest directory and its entries; a tree 1,000 deep, its counter
+# and the directory it is made in.
+mount -t lwnfs -o "max_counters=$((largest + 1002))" lwnfs /tmp/lwnfs
 mount -t tmpfs -o size=1G,nr_inodes=0 tmpfs /tmp/tmpfs
 tests/lwnfs-scale /tmp/lwnfs /tmp/tmpfs "$LWNFS_OUT/scale.json" "${sizes[@]}"
 
