@@ -38,7 +38,7 @@ MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
 DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/lwnfs
 
 .PHONY: all modules test-programs clean install uninstall dkms-install dkms-remove deb \
-	demo vm check check-all check-life check-debug mutants bench bench-scale lint fuzz stress help
+	demo vm check check-all check-life check-debug mutants mutants-kcsan bench bench-scale lint fuzz stress help
 
 all: modules
 
@@ -134,9 +134,18 @@ check-life:
 check-debug:
 	harness/check-debug.sh
 
-# MUTANTS="read-taken-unchecked rmdir-slot-always-freed" make mutants runs a part.
+# MUTANTS="read-taken-unchecked rmdir-slot-always-freed" make mutants runs a
+# part of the suites' mutants; without it, the racing ones follow on the
+# data-race kernel (make mutants-kcsan).
 mutants:
+ifeq ($(MUTANTS),)
+	@status=0; harness/mutants.sh || status=1; harness/mutants-kcsan.sh || status=1; exit $$status
+else
 	harness/mutants.sh $(MUTANTS)
+endif
+
+mutants-kcsan:
+	harness/mutants-kcsan.sh
 
 # LWNFS_BENCH_BOOTS=5 make bench: the median of 5 boots, each boot's in bench-N.json.
 bench:
@@ -170,8 +179,9 @@ help:
 	@echo 'make check     build, then run the test suite in a QEMU guest'
 	@echo 'make check-all build and test on every Debian release'"'"'s own kernel, then check-life'
 	@echo 'make check-life  lwnfs-dkms through kernel and package upgrades, no headers, autopkgtest'
-	@echo 'make check-debug  suite, fuzz, stress, fault injection on a KASAN kernel; suite, stress on KCSAN'
-	@echo 'make mutants   run the module'"'"'s suites on each mutant of lwnfs.c in tests/mutants'
+	@echo 'make check-debug  suite, fuzz, stress, fault injection on a KASAN kernel; suite, stress, races on KCSAN'
+	@echo 'make mutants   run the module'"'"'s suites on each mutant of lwnfs.c in tests/mutants, then the racing ones'
+	@echo 'make mutants-kcsan  the racing mutants under harness/guest/race.sh on the KCSAN kernel'
 	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck'
 	@echo 'make fuzz      our seeded syscall fuzzer, then trinity, on an lwnfs mount'
 	@echo 'make stress    readers, writers, mounts and reloads at once, then checks'

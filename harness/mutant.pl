@@ -6,8 +6,9 @@
 #
 # Read the list of mutants LIST (tests/mutants, whose head gives its form).
 # With only LIST, check it and print one line per mutant: its name, the
-# bats file to run first, and why it is equivalent (empty when it is
-# not), separated by tabs.  With NAME and SOURCE,
+# bats file to run first, how it is run ("suites": by harness/mutants.sh;
+# "equivalent": not run; "kcsan": by harness/mutants-kcsan.sh) and why
+# (empty for "suites"), separated by tabs.  With NAME and SOURCE,
 # print SOURCE with mutant NAME applied.  Exits non-zero with a one-line
 # message when the list is malformed or a mutant's lines are not in
 # SOURCE exactly once.
@@ -17,7 +18,7 @@ use warnings;
 my ($list, $name, $source) = @ARGV;
 die "usage: mutant.pl LIST [NAME SOURCE]\n" unless defined $list && @ARGV != 2;
 
-# name => { first => FILE, equivalent => REASON, hunks => [ [FROM, TO], ... ] }
+# name => { first => FILE, kind => HOW, why => REASON, hunks => [ [FROM, TO], ... ] }
 my (%mutants, @order, $cur, $side);
 open(my $fh, '<', $list) or die "mutant.pl: $list: $!\n";
 while (my $line = <$fh>) {
@@ -32,8 +33,10 @@ while (my $line = <$fh>) {
 		my $i = $sign eq '-' ? 0 : 1;
 		$h->[$i] = defined $h->[$i] ? "$h->[$i]\n$text" : $text;
 		$side = $sign;
-	} elsif ($line =~ /^equivalent: (.+)$/ && $cur && !@{$cur->{hunks}}) {
-		$cur->{equivalent} = $1;
+	} elsif ($line =~ /^(equivalent|kcsan): (.+)$/ && $cur && !@{$cur->{hunks}}) {
+		die "mutant.pl: $where: a second \"equivalent:\" or \"kcsan:\" line\n"
+			unless $cur->{kind} eq 'suites';
+		($cur->{kind}, $cur->{why}) = ($1, $2);
 	} elsif ($line =~ /^first: (\S+)$/ && $cur && !@{$cur->{hunks}}) {
 		die "mutant.pl: $where: no file $1\n" unless -f $1;
 		$cur->{first} = $1;
@@ -43,7 +46,7 @@ while (my $line = <$fh>) {
 		next;
 	} elsif ($line =~ /^([a-z0-9][a-z0-9-]*): \S/ && !$cur) {
 		die "mutant.pl: $where: $1 is listed twice\n" if $mutants{$1};
-		$cur = $mutants{$1} = { first => '', equivalent => '', hunks => [] };
+		$cur = $mutants{$1} = { first => '', kind => 'suites', why => '', hunks => [] };
 		push @order, $1;
 		$side = '';
 	} else {
@@ -60,7 +63,7 @@ for my $n (@order) {
 }
 
 if (!defined $name) {
-	print "$_\t$mutants{$_}{first}\t$mutants{$_}{equivalent}\n" for @order;
+	print join("\t", $_, @{$mutants{$_}}{qw(first kind why)}), "\n" for @order;
 	exit 0;
 }
 

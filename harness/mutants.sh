@@ -6,8 +6,8 @@
 # make mutants: build lwnfs and each mutant of lwnfs.c in tests/mutants
 # (or the NAMEs given) for the distro's kernel, or KERNELRELEASE, and run
 # the module's suites against each in a guest (harness/guest/mutants.sh):
-# first lwnfs as it is, which must pass, then every mutant that is not
-# marked equivalent.  One guest runs them all, unless a mutant crashes its
+# first lwnfs as it is, which must pass, then every mutant marked neither
+# equivalent nor kcsan (those race: harness/mutants-kcsan.sh runs them).  One guest runs them all, unless a mutant crashes its
 # kernel, leaves lwnfs stuck or puts a problem in the kernel log: then a
 # new guest goes on, lwnfs itself first again in every one.  A mutant is
 # killed by a test that fails on it (and passes on lwnfs in the same kind
@@ -30,16 +30,17 @@ list=tests/mutants
 work=$PWD/build/mutants
 start=$SECONDS
 
-declare -A reason first
+declare -A reason first kind
 names=()
 listed=$(harness/mutant.pl "$list") || { echo "mutants: $list does not parse" >&2; exit 1; }
-while IFS=$'\t' read -r name file why; do
-	first[$name]=$file reason[$name]=$why
+while IFS=$'\t' read -r name file how why; do
+	first[$name]=$file kind[$name]=$how reason[$name]=$why
 	names+=("$name")
 done <<<"$listed"
 if [ $# -gt 0 ]; then
 	for name; do
 		[ -n "${reason[$name]+set}" ] || { echo "mutants: no mutant $name in $list" >&2; exit 2; }
+		[ "${kind[$name]}" != kcsan ] || { echo "mutants: $name runs under KCSAN: make mutants-kcsan" >&2; exit 2; }
 	done
 	names=("$@")
 fi
@@ -84,7 +85,7 @@ echo "mutants: ${#names[@]} built in $((SECONDS - start)) s"
 # The mutants to run; each guest's work list is lwnfs itself, then these.
 torun=()
 for name in "${names[@]}"; do
-	[ -n "${reason[$name]}" ] || torun+=("$name")
+	[ "${kind[$name]}" != suites ] || torun+=("$name")
 done
 [ "${#torun[@]}" -gt 0 ] || { echo "mutants: no mutant to run" >&2; exit 1; }
 
@@ -159,8 +160,10 @@ done
 echo
 passed=0 failed=0
 for name in "${names[@]}"; do
-	if [ -n "${reason[$name]}" ]; then
+	if [ "${kind[$name]}" = equivalent ]; then
 		echo "$name: equivalent, not run: ${reason[$name]}"
+	elif [ "${kind[$name]}" = kcsan ]; then
+		echo "$name: not run here, but under KCSAN (harness/mutants-kcsan.sh): ${reason[$name]}"
 	elif [ "${verdict[$name]}" = survived ]; then
 		echo "$name: SURVIVED"
 		failed=$((failed + 1))

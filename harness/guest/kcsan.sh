@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Inside a guest on the data-race kernel (harness/debug-kernel.sh kcsan):
-# the module's bats suites and the stress test on 2 vCPUs.  A KCSAN report
+# the module's bats suites, the stress test and the races of race.sh
+# (remounts with options against readers of the mount table, writers and
+# setattr on one counter) on 2 vCPUs.  A KCSAN report
 # panics the guest (panic_on_warn=1) and fails the run, its report in the
 # serial log vm.sh prints.  At the end, KCSAN's own counters: that it was
 # watching, and how often.
@@ -15,5 +17,6 @@ grep -qx 'enabled: 1' "$debugfs/kcsan" || { echo "kcsan: KCSAN is not enabled"; 
 rc=0
 bats --tap tests || rc=1
 "$(dirname "$0")/stress.sh" || rc=1
+"$(dirname "$0")/race.sh" || rc=1
 echo "kcsan: $(grep -E '^(used_watchpoints|setup_watchpoints|data_races|races_unknown_origin):' "$debugfs/kcsan" | tr '\n' ' ')"
 exit "$rc"

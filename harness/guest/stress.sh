@@ -27,19 +27,8 @@ mount -t lwnfs lwnfs "$m1"
 ops=/tmp/stress-ops
 mkdir -p "$ops"
 
-# loop NAME COMMAND...: run COMMAND until the phase ends; count the runs
-# and the runs that succeeded (for rmmod_busy: that rmmod was refused).
-loop() {
-	local name=$1 runs=0 ok=0
-	shift
-	while [ "$SECONDS" -lt "$end" ]; do
-		if "$@" >/dev/null 2>&1; then
-			ok=$((ok + 1))
-		fi
-		runs=$((runs + 1))
-	done
-	echo "$ok $runs" >"$ops/$name.$BASHPID"
-}
+# shellcheck source=harness/guest/loop.bash
+. "$(dirname "$0")/loop.bash"
 
 end=$((SECONDS + seconds))
 loop read1 cat "$m1/counter" &
@@ -87,17 +76,9 @@ sync
 echo 2 >/proc/sys/vm/drop_caches
 inodes1=$(inodes) dentries1=$(dentries)
 
-for f in "$ops"/*.[0-9]*; do
-	name=$(basename "$f")
-	echo "${name%.*} $(cat "$f")"
-done | awk '{ ok[$1] += $2; n[$1] += $3 }
-	END { for (k in n) printf "stress: %-10s %d of %d runs succeeded\n", k, ok[k], n[k] }' | sort
 # Every loop did what it is there for at least once: a refused rmmod, a
 # whole reload cycle, a mount of each phase, a read, a write, a counter.
-for name in read1 read2 write made mount rmmod_busy reload race; do
-	[ "$(cat "$ops/$name".* | awk '{ s += $1 } END { print s + 0 }')" -gt 0 ] ||
-		fail "no $name run succeeded"
-done
+loops_check stress read1 read2 write made mount rmmod_busy reload race || exit 1
 echo "stress: $((seconds * 2)) s of load; 40000 values read after it, all distinct, none lost"
 echo "stress: inodes in use $inodes0 -> $inodes1, dentries $dentries0 -> $dentries1"
 # Other processes of the guest create and free a few inodes of their own.

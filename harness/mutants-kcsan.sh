@@ -1,0 +1,114 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: harness/mutants-kcsan.sh [NAME...]
+#
+# The mutants of tests/mutants marked "kcsan:" (or the NAMEs given among
+# them): races that no bats test can order.  Each is built against the
+# data-race kernel (harness/debug-kernel.sh kcsan), as lwnfs itself is,
+# and runs harness/guest/race.sh in a guest of its own on that kernel;
+# lwnfs itself goes first and must pass.  A mutant is killed by a KCSAN
+# report that names an lwnfs function, or by race.sh's own checks (a
+# torn pair of options, a lost value).  A guest that fails with neither
+# (a timeout, another report) is tried once more, and failing so again
+# leaves the mutant UNDECIDED; one whose guest passes SURVIVED, with the
+# list's reason.  Prints one line per mutant and "N passed, N failed" (a
+# killed mutant passes); exits non-zero on a survivor, an undecided one,
+# lwnfs itself failing, or no mutant to run.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+# shellcheck source=harness/settings.sh
+. harness/settings.sh
+list=tests/mutants
+work=$PWD/build/mutants-kcsan
+start=$SECONDS
+
+declare -A reason
+names=()
+listed=$(harness/mutant.pl "$list") || { echo "mutants-kcsan: $list does not parse" >&2; exit 1; }
+while IFS=$'\t' read -r name _ how why; do
+	[ "$how" = kcsan ] || continue
+	reason[$name]=$why
+	names+=("$name")
+done <<<"$listed"
+if [ $# -gt 0 ]; then
+	for name; do
+		[ -n "${reason[$name]+set}" ] || { echo "mutants-kcsan: no kcsan: mutant $name in $list" >&2; exit 2; }
+	done
+	names=("$@")
+fi
+[ "${#names[@]}" -gt 0 ] || { echo "mutants-kcsan: no mutant to run" >&2; exit 1; }
+
+dir=$(harness/debug-kernel.sh kcsan)
+release=$(cat "$dir/include/config/kernel.release")
+rm -rf "$work"
+for name in original "${names[@]}"; do
+	mkdir -p "$work/$name"
+	cp Kbuild conftest.sh lwnfs.h "$work/$name/"
+	if [ "$name" = original ]; then
+		cp lwnfs.c "$work/$name/"
+	else
+		harness/mutant.pl "$list" "$name" lwnfs.c >"$work/$name/lwnfs.c"
+	fi
+	make -C "$dir" M="$work/$name" modules >"$work/$name/build.log" 2>&1 || {
+		echo "mutants-kcsan: $name does not build against $release (see $work/$name/build.log)" >&2
+		exit 1
+	}
+done
+echo "mutants-kcsan: lwnfs and ${#names[@]} mutant(s) built against $release"
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+boots=0
+# race NAME: race.sh on NAME's module in a fresh guest; says how it went:
+# "passed", "killed by ...", or why it decided nothing.
+race() {
+	local rc=0 line
+	harness/vm.sh -k "$release" -K "$dir/arch/x86/boot/bzImage" -M "$dir/modroot" \
+		-t $((${LWNFS_RACE_SECONDS:-60} + 900)) -- harness/guest/race.sh "$work/$1/lwnfs.ko" \
+		>"$log" 2>&1 || rc=$?
+	sed "s/^/  $1: /" "$log" | grep -E "race: |KCSAN|$LWNFS_KERNEL_BAD" | head -n 20 >&2 || true
+	if [ "$rc" = 0 ]; then
+		echo passed
+	elif line=$(grep -m 1 -E 'BUG: KCSAN: .*lwnfs' "$log"); then
+		echo "killed by KCSAN: ${line#*BUG: KCSAN: }"
+	elif line=$(grep -m 1 '^race: FAILED: ' "$log"); then
+		echo "killed by race.sh: ${line#race: FAILED: }"
+	elif line=$(grep -m 1 -E "$LWNFS_KERNEL_BAD" "$log"); then
+		echo "no verdict: a report that names no lwnfs function: $line"
+	else
+		echo "no verdict: the guest failed with no report (vm.sh status $rc)"
+	fi
+}
+
+said=$(race original) boots=1
+if [ "$said" != passed ]; then
+	cat "$log" >&2
+	echo "mutants-kcsan: lwnfs itself fails under race.sh, so no verdict holds: $said" >&2
+	exit 1
+fi
+echo "mutants-kcsan: lwnfs itself passed"
+passed=0 failed=0
+for name in "${names[@]}"; do
+	said=$(race "$name") boots=$((boots + 1))
+	if [[ $said == "no verdict"* ]]; then
+		echo "mutants-kcsan: $name: $said; once more on a fresh guest"
+		said=$(race "$name") boots=$((boots + 1))
+		[[ $said != "no verdict"* ]] || said="UNDECIDED, twice: $said"
+	fi
+	case $said in
+	"killed by "*)
+		echo "$name: $said"
+		passed=$((passed + 1)) ;;
+	passed)
+		echo "$name: SURVIVED race.sh under KCSAN: ${reason[$name]}"
+		failed=$((failed + 1)) ;;
+	*)
+		echo "$name: $said"
+		failed=$((failed + 1)) ;;
+	esac
+done
+echo "mutants-kcsan: $((SECONDS - start)) s, $boots guest(s)"
+echo "$passed passed, $failed failed"
+[ "$failed" = 0 ]
