@@ -86,7 +86,8 @@ echo "$skip0" >"$skip"
 mount -o remount,uid=1007,gid=2007,mode=0700,max_counters=99 "$mnt"
 grep -q "^lwnfs $mnt lwnfs rw,.*uid=1007,gid=2007,mode=700,max_counters=99 " /proc/self/mounts ||
 	fail "the options read back: $(grep "^lwnfs $mnt " /proc/self/mounts)"
-case $(cat c) in 1 | 2) ;; *) fail "the counter holds $(cat c), written: 1 and 2" ;; esac
+value=$(cat c)
+case $value in 1 | 2) ;; *) fail "the counter holds $value, written: 1 and 2" ;; esac
 cd /
 umount "$mnt"
 rmmod lwnfs
