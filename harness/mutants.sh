@@ -7,9 +7,10 @@
 # (or the NAMEs given) for the distro's kernel, or KERNELRELEASE, and run
 # the module's suites against each in a guest (harness/guest/mutants.sh):
 # first lwnfs as it is, which must pass, then every mutant marked neither
-# equivalent nor kcsan (those race: harness/mutants-kcsan.sh runs them).  One guest runs them all, unless a mutant crashes its
-# kernel, leaves lwnfs stuck or puts a problem in the kernel log: then a
-# new guest goes on, lwnfs itself first again in every one.  A mutant is
+# equivalent nor kcsan (those race: harness/mutants-kcsan.sh runs them).
+# One guest runs them all, unless a mutant crashes its kernel, leaves
+# lwnfs stuck or puts a problem in the kernel log: then a new guest goes
+# on, lwnfs itself first again in every one.  A mutant is
 # killed by a test that fails on it (and passes on lwnfs in the same kind
 # of guest), or by a kernel report that it reproduces alone on a fresh
 # guest; a guest that dies under a mutant with no verdict is tried once
