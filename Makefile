@@ -21,6 +21,7 @@ BENCH := tests/lwnfs-bench
 FUZZ := tests/lwnfs-fuzz
 FAULT := tests/lwnfs-fault
 IO := tests/lwnfs-io
+RACE := tests/lwnfs-race
 # make bench-scale's; the peers need hiredis and SQLite, so only
 # harness/deps.sh bench installs what builds them.
 SCALE := tests/lwnfs-scale
@@ -47,9 +48,9 @@ modules:
 
 # The C test helpers, for the targets that boot a guest: not part of a
 # user's build, so a newer compiler's warning never fails that.
-test-programs: $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(SCALE)
+test-programs: $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(RACE) $(SCALE)
 
-$(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(SCALE): %: %.c
+$(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(RACE) $(SCALE): %: %.c
 	$(CC) -O2 -Wall -Wextra -Werror -pthread -o $@ $<
 
 $(BENCH) $(SCALE) $(PEERS): tests/lwnfs-measure.h
@@ -64,7 +65,7 @@ clean:
 		rm -f *.o .*.o *.ko *.mod *.mod.c .*.cmd .*.d Module.symvers \
 			modules.order conftest.h; \
 		rm -rf .tmp_versions; fi
-	rm -f $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(SCALE) $(PEERS) bench.json bench-[0-9]*.json \
+	rm -f $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(RACE) $(SCALE) $(PEERS) bench.json bench-[0-9]*.json \
 		scale.json peers.json bench-*.svg
 	rm -rf build
 

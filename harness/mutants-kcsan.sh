@@ -42,6 +42,7 @@ fi
 
 dir=$(harness/debug-kernel.sh kcsan)
 release=$(cat "$dir/include/config/kernel.release")
+make --no-print-directory tests/lwnfs-race >/dev/null
 rm -rf "$work"
 for name in original "${names[@]}"; do
 	mkdir -p "$work/$name"

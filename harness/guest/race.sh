@@ -4,10 +4,12 @@
 # Usage (inside a guest on the data-race kernel): harness/guest/race.sh [MODULE]
 # The races no functional test can order, run for KCSAN to see
 # (harness/debug-kernel.sh kcsan) for LWNFS_RACE_SECONDS (default 60):
-#  - remounts that change uid=, gid=, mode= and max_counters= against
-#    readers of /proc/self/mounts, whose line lwnfs_show_options() writes
-#    from the options under sbi->lock; the readers also check that uid=
-#    and gid= come from one remount (each sets them as a pair);
+#  - remounts that change uid=, gid=, mode= and max_counters= (with
+#    mount(2), tests/lwnfs-race remount) against two readers of
+#    /proc/self/mounts (tests/lwnfs-race show), whose line
+#    lwnfs_show_options() writes from the options under sbi->lock; the
+#    readers also check that uid= and gid= come from one remount (each
+#    sets them as a pair);
 #  - two writers of one counter (each open truncates it: setattr) and a
 #    third process setting its times with utimensat(2), all of which set
 #    its timestamps;
@@ -19,15 +21,17 @@
 # KCSAN samples: it watches one access in kcsan.skip_watch, set to
 # LWNFS_RACE_SKIP_WATCH (default 100; the kernel's is 4000) for the run.
 # A KCSAN report panics the guest (panic_on_warn=1) and fails the run.
-# Checks after the load: every loop succeeded at least once, no reader
-# saw a torn pair, the options read back are the last ones set, the
-# counter holds a value that was written.  Exits non-zero on a failure.
+# Checks after the load: every loop succeeded at least once, every
+# remount succeeded and no reader saw a torn pair, the options read back
+# are the last ones set, the counter holds a value that was written.
+# Exits non-zero on a failure.
 set -euo pipefail
 
 module=${1:-lwnfs.ko}
+race=$PWD/tests/lwnfs-race
 seconds=${LWNFS_RACE_SECONDS:-60}
 here=$(cd "$(dirname "$0")" && pwd)
-mnt=/tmp/lwnfs-race ops=/tmp/race-ops torn=/tmp/race-torn
+mnt=/tmp/lwnfs-race ops=/tmp/race-ops
 fail() { echo "race: FAILED: $*"; exit 1; }
 # shellcheck source=harness/guest/loop.bash
 . "$here/loop.bash"
@@ -39,7 +43,7 @@ skip=/sys/module/kcsan/parameters/skip_watch
 skip0=$(cat "$skip")
 echo "${LWNFS_RACE_SKIP_WATCH:-100}" >"$skip"
 
-rm -rf "$ops" "$torn"
+rm -rf "$ops"
 mkdir -p "$mnt" "$ops"
 insmod "$module"
 mount -t lwnfs lwnfs "$mnt"
@@ -47,41 +51,24 @@ mkdir "$mnt/d"
 cd "$mnt/d"
 echo 0 >c
 
-# remount: uid= and gid= as a pair, 1000+K and 2000+K.
-remount() {
-	local k=$((RANDOM % 4))
-	mount -o "remount,uid=$((1000 + k)),gid=$((2000 + k)),mode=07$((k % 2 * 2 + 5))5,max_counters=$((1000 + k))" "$mnt"
-}
-# show: read the mount table (no fork); a line with uid=1000+K and a gid
-# other than 2000+K is a torn pair, kept in $torn.
-show() {
-	local line
-	mapfile -t lines </proc/self/mounts
-	for line in "${lines[@]}"; do
-		[[ $line == "lwnfs $mnt "* ]] || continue
-		if [[ $line =~ uid=([0-9]+),gid=([0-9]+) ]] &&
-			[ $((BASH_REMATCH[1] - 1000)) != $((BASH_REMATCH[2] - 2000)) ]; then
-			echo "$line" >>"$torn"
-		fi
-		return 0
-	done
-	return 1
-}
 put() { echo "$1" >c; }
 made() { : >"x$BASHPID" && rm "x$BASHPID"; }
 
 end=$((SECONDS + seconds))
-loop remount remount &
-loop show show &
-loop show show &
+pids=()
+"$race" remount "$mnt" "$seconds" & pids+=($!)
+"$race" show "$mnt" "$seconds" & pids+=($!)
+"$race" show "$mnt" "$seconds" & pids+=($!)
 loop write1 put 1 &
 loop write2 put 2 &
 loop times touch -d "@$((RANDOM * 1000))" c &
 loop made made &
+for pid in "${pids[@]}"; do
+	wait "$pid" || fail "tests/lwnfs-race: status $? (above)"
+done
 wait
 
-loops_check race remount show write1 write2 times made || exit 1
-[ ! -e "$torn" ] || fail "a torn uid/gid pair in /proc/self/mounts: $(head -n 1 "$torn")"
+loops_check race write1 write2 times made || exit 1
 echo "$skip0" >"$skip"
 mount -o remount,uid=1007,gid=2007,mode=0700,max_counters=99 "$mnt"
 grep -q "^lwnfs $mnt lwnfs rw,.*uid=1007,gid=2007,mode=700,max_counters=99 " /proc/self/mounts ||

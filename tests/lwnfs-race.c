@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lwnfs-race - the two sides of a remount race, for harness/guest/race.sh
+ *
+ * Usage: lwnfs-race remount DIR SECONDS
+ *        lwnfs-race show DIR SECONDS
+ *
+ * remount: for SECONDS, remount the lwnfs mounted on DIR with mount(2),
+ * K going round 0 to 3: uid=1000+K, gid=2000+K, mode=0755 or 0775 and
+ * max_counters=1000+K.  Exits non-zero when a remount fails.
+ * show: for SECONDS, read /proc/self/mounts; on DIR's line uid= and gid=
+ * come from one remount (uid - 1000 == gid - 2000) once a remount has
+ * set them.  Exits non-zero on a torn pair, printing the line.
+ * Both print "lwnfs-race: MODE: N runs".
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <time.h>
+#include <unistd.h>
+
+static char table[1 << 16];
+
+static void die(const char *what)
+{
+	fprintf(stderr, "lwnfs-race: %s: %s\n", what, strerror(errno));
+	exit(1);
+}
+
+static void remount(const char *dir, long k)
+{
+	char opts[128];
+
+	snprintf(opts, sizeof(opts), "uid=%ld,gid=%ld,mode=07%ld5,max_counters=%ld",
+		 1000 + k, 2000 + k, k % 2 * 2 + 5, 1000 + k);
+	if (mount("lwnfs", dir, "lwnfs", MS_REMOUNT, opts))
+		die("remount");
+}
+
+/* Whether DIR's line in the mount table, if any, holds a torn pair. */
+static int torn(const char *dir)
+{
+	size_t len = 0, dirlen = strlen(dir);
+	char *line, *next, *uid, *gid;
+	ssize_t n;
+	int fd = open("/proc/self/mounts", O_RDONLY);
+
+	if (fd < 0)
+		die("/proc/self/mounts");
+	while ((n = read(fd, table + len, sizeof(table) - 1 - len)) > 0)
+		len += n;
+	if (n < 0)
+		die("read /proc/self/mounts");
+	close(fd);
+	table[len] = '\0';
+	for (line = table; *line; line = next) {
+		next = strchr(line, '\n');
+		next = next ? next + 1 : line + strlen(line);
+		if (strncmp(line, "lwnfs ", 6) || strncmp(line + 6, dir, dirlen) ||
+		    line[6 + dirlen] != ' ')
+			continue;
+		uid = strstr(line, ",uid=");
+		gid = strstr(line, ",gid=");
+		if (uid && gid && uid < next && gid < next &&
+		    strtol(uid + 5, NULL, 10) - 1000 != strtol(gid + 5, NULL, 10) - 2000) {
+			fprintf(stderr, "lwnfs-race: a torn pair: %.*s", (int)(next - line), line);
+			return 1;
+		}
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long runs = 0;
+	time_t end;
+
+	if (argc != 4 || (strcmp(argv[1], "remount") && strcmp(argv[1], "show"))) {
+		fprintf(stderr, "usage: lwnfs-race remount|show DIR SECONDS\n");
+		return 2;
+	}
+	end = time(NULL) + atol(argv[3]);
+	while (time(NULL) < end) {
+		if (argv[1][0] == 'r')
+			remount(argv[2], runs % 4);
+		else if (torn(argv[2]))
+			return 1;
+		runs++;
+	}
+	printf("lwnfs-race: %s: %ld runs\n", argv[1], runs);
+	return 0;
+}
