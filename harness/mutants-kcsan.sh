@@ -9,7 +9,7 @@
 # and runs harness/guest/race.sh in a guest of its own on that kernel;
 # lwnfs itself goes first and must pass.  A mutant is killed by a KCSAN
 # report that names an lwnfs function, or by race.sh's own checks (a
-# torn pair of options, a lost value).  A guest that fails with neither
+# torn pair of options, a counter's times torn, a lost value).  A guest that fails with neither
 # (a timeout, another report) is tried once more, and failing so again
 # leaves the mutant UNDECIDED; one whose guest passes SURVIVED, with the
 # list's reason.  Prints one line per mutant and "N passed, N failed" (a
@@ -74,6 +74,8 @@ race() {
 		echo passed
 	elif line=$(grep -m 1 -E 'BUG: KCSAN: .*lwnfs' "$log"); then
 		echo "killed by KCSAN: ${line#*BUG: KCSAN: }"
+	elif line=$(grep -m 1 -o -E 'lwnfs-race: (a torn pair|torn times): .*' "$log"); then
+		echo "killed by race.sh: ${line#lwnfs-race: }"
 	elif line=$(grep -m 1 '^race: FAILED: ' "$log"); then
 		echo "killed by race.sh: ${line#race: FAILED: }"
 	elif line=$(grep -m 1 -E "$LWNFS_KERNEL_BAD" "$log"); then

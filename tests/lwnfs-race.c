@@ -4,6 +4,7 @@
  *
  * Usage: lwnfs-race remount DIR SECONDS
  *        lwnfs-race show DIR SECONDS
+ *        lwnfs-race times COUNTER SECONDS
  *
  * remount: for SECONDS, remount the lwnfs mounted on DIR with mount(2),
  * K going round 0 to 3: uid=1000+K, gid=2000+K, mode=0755 or 0775 and
@@ -11,18 +12,27 @@
  * show: for SECONDS, read /proc/self/mounts; on DIR's line uid= and gid=
  * come from one remount (uid - 1000 == gid - 2000) once a remount has
  * set them.  Exits non-zero on a torn pair, printing the line.
- * Both print "lwnfs-race: MODE: N runs".
+ * times: for SECONDS, rounds of two threads let go at once, one writing
+ * "1" to COUNTER, one setting its times with futimens(2); afterwards its
+ * times are the last one's: a write's (mtime equal to ctime) or the
+ * setter's (its mtime).  Exits non-zero on times of neither, printing
+ * them.  Each prints "lwnfs-race: MODE: N runs".
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 static char table[1 << 16];
+static pthread_barrier_t start, done;
+static struct timespec times[2];	/* the setter's atime and mtime */
+static int counter_fd, stop;
 
 static void die(const char *what)
 {
@@ -73,22 +83,73 @@ static int torn(const char *dir)
 	return 0;
 }
 
+static void *setter(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		pthread_barrier_wait(&start);
+		if (__atomic_load_n(&stop, __ATOMIC_ACQUIRE))
+			return NULL;
+		if (futimens(counter_fd, times))
+			die("futimens");
+		pthread_barrier_wait(&done);
+	}
+}
+
+/* One round of a write against futimens(2); whether the times are torn. */
+static int torn_times(long round)
+{
+	struct stat st;
+
+	times[0].tv_sec = times[1].tv_sec = 1000000 + round % 1000;
+	times[0].tv_nsec = times[1].tv_nsec = 123456789;
+	pthread_barrier_wait(&start);
+	if (pwrite(counter_fd, "1", 1, 0) != 1)
+		die("pwrite");
+	pthread_barrier_wait(&done);
+	if (fstat(counter_fd, &st))
+		die("fstat");
+	if ((st.st_mtim.tv_sec == st.st_ctim.tv_sec && st.st_mtim.tv_nsec == st.st_ctim.tv_nsec) ||
+	    (st.st_mtim.tv_sec == times[1].tv_sec && st.st_mtim.tv_nsec == times[1].tv_nsec))
+		return 0;
+	fprintf(stderr, "lwnfs-race: torn times: mtime %lld.%09ld, ctime %lld.%09ld, set %lld.%09ld\n",
+		(long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec,
+		st.st_ctim.tv_nsec, (long long)times[1].tv_sec, times[1].tv_nsec);
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
+	pthread_t thread;
 	long runs = 0;
 	time_t end;
 
-	if (argc != 4 || (strcmp(argv[1], "remount") && strcmp(argv[1], "show"))) {
-		fprintf(stderr, "usage: lwnfs-race remount|show DIR SECONDS\n");
+	if (argc != 4 || (strcmp(argv[1], "remount") && strcmp(argv[1], "show") &&
+			  strcmp(argv[1], "times"))) {
+		fprintf(stderr, "usage: lwnfs-race remount|show DIR SECONDS\n"
+			"       lwnfs-race times COUNTER SECONDS\n");
 		return 2;
+	}
+	if (argv[1][0] == 't') {
+		counter_fd = open(argv[2], O_WRONLY);
+		if (counter_fd < 0)
+			die(argv[2]);
+		if (pthread_barrier_init(&start, NULL, 2) || pthread_barrier_init(&done, NULL, 2) ||
+		    pthread_create(&thread, NULL, setter, NULL))
+			die("threads");
 	}
 	end = time(NULL) + atol(argv[3]);
 	while (time(NULL) < end) {
 		if (argv[1][0] == 'r')
 			remount(argv[2], runs % 4);
-		else if (torn(argv[2]))
+		else if (argv[1][0] == 's' ? torn(argv[2]) : torn_times(runs))
 			return 1;
 		runs++;
+	}
+	if (argv[1][0] == 't') {
+		__atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+		pthread_barrier_wait(&start);
+		pthread_join(thread, NULL);
 	}
 	printf("lwnfs-race: %s: %ld runs\n", argv[1], runs);
 	return 0;

@@ -10,9 +10,10 @@
 #    lwnfs_show_options() writes from the options under sbi->lock; the
 #    readers also check that uid= and gid= come from one remount (each
 #    sets them as a pair);
-#  - two writers of one counter (each open truncates it: setattr) and a
-#    third process setting its times with utimensat(2), all of which set
-#    its timestamps;
+#  - two writers of one counter (each open truncates it: setattr);
+#  - on another counter, rounds of a write against futimens(2) let go at
+#    once (tests/lwnfs-race times), after each of which its times must be
+#    the last one's, not a mix;
 #  - counters made and removed beside them.
 # Every path walk of the loops starts in a directory made here, never in
 # the fixed tree, whose owner and mode the remounts change: the VFS reads
@@ -50,6 +51,7 @@ mount -t lwnfs lwnfs "$mnt"
 mkdir "$mnt/d"
 cd "$mnt/d"
 echo 0 >c
+echo 0 >t
 
 put() { echo "$1" >c; }
 made() { : >"x$BASHPID" && rm "x$BASHPID"; }
@@ -61,14 +63,14 @@ pids=()
 "$race" show "$mnt" "$seconds" & pids+=($!)
 loop write1 put 1 &
 loop write2 put 2 &
-loop times touch -d "@$((RANDOM * 1000))" c &
+"$race" times t "$seconds" & pids+=($!)
 loop made made &
 for pid in "${pids[@]}"; do
 	wait "$pid" || fail "tests/lwnfs-race: status $? (above)"
 done
 wait
 
-loops_check race write1 write2 times made || exit 1
+loops_check race write1 write2 made || exit 1
 echo "$skip0" >"$skip"
 mount -o remount,uid=1007,gid=2007,mode=0700,max_counters=99 "$mnt"
 grep -q "^lwnfs $mnt lwnfs rw,.*uid=1007,gid=2007,mode=700,max_counters=99 " /proc/self/mounts ||
