@@ -33,6 +33,8 @@ static char table[1 << 16];
 static pthread_barrier_t start, done;
 static struct timespec times[2];	/* the setter's atime and mtime */
 static int counter_fd, stop;
+static const char times_fmt[] =
+	"lwnfs-race: torn times: mtime %lld.%09ld, ctime %lld.%09ld, set %lld.%09ld\n";
 
 static void die(const char *what)
 {
@@ -51,7 +53,7 @@ static void remount(const char *dir, long k)
 }
 
 /* Whether DIR's line in the mount table, if any, holds a torn pair. */
-static int torn(const char *dir)
+static int mounts_torn(const char *dir)
 {
 	size_t len = 0, dirlen = strlen(dir);
 	char *line, *next, *uid, *gid;
@@ -97,12 +99,13 @@ static void *setter(void *arg)
 }
 
 /* One round of a write against futimens(2); whether the times are torn. */
-static int torn_times(long round)
+static int times_torn(long round)
 {
 	struct stat st;
 
-	times[0].tv_sec = times[1].tv_sec = 1000000 + round % 1000;
-	times[0].tv_nsec = times[1].tv_nsec = 123456789;
+	times[1].tv_sec = 1000000 + round % 1000;
+	times[1].tv_nsec = 123456789;
+	times[0] = times[1];
 	pthread_barrier_wait(&start);
 	if (pwrite(counter_fd, "1", 1, 0) != 1)
 		die("pwrite");
@@ -112,9 +115,9 @@ static int torn_times(long round)
 	if ((st.st_mtim.tv_sec == st.st_ctim.tv_sec && st.st_mtim.tv_nsec == st.st_ctim.tv_nsec) ||
 	    (st.st_mtim.tv_sec == times[1].tv_sec && st.st_mtim.tv_nsec == times[1].tv_nsec))
 		return 0;
-	fprintf(stderr, "lwnfs-race: torn times: mtime %lld.%09ld, ctime %lld.%09ld, set %lld.%09ld\n",
-		(long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, (long long)st.st_ctim.tv_sec,
-		st.st_ctim.tv_nsec, (long long)times[1].tv_sec, times[1].tv_nsec);
+	fprintf(stderr, times_fmt, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+		(long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec,
+		(long long)times[1].tv_sec, times[1].tv_nsec);
 	return 1;
 }
 
@@ -142,7 +145,7 @@ int main(int argc, char **argv)
 	while (time(NULL) < end) {
 		if (argv[1][0] == 'r')
 			remount(argv[2], runs % 4);
-		else if (argv[1][0] == 's' ? torn(argv[2]) : torn_times(runs))
+		else if (argv[1][0] == 's' ? mounts_torn(argv[2]) : times_torn(runs))
 			return 1;
 		runs++;
 	}
