@@ -137,7 +137,7 @@ check-debug:
 
 # MUTANTS="read-taken-unchecked rmdir-slot-always-freed" make mutants runs a
 # part of the suites' mutants; without it, the racing ones follow on the
-# data-race kernel (make mutants-kcsan).
+# data-race kernel (make mutants-kcsan, MUTANTS= for a part of them).
 mutants:
 ifeq ($(MUTANTS),)
 	@status=0; harness/mutants.sh || status=1; harness/mutants-kcsan.sh || status=1; exit $$status
@@ -146,7 +146,7 @@ else
 endif
 
 mutants-kcsan:
-	harness/mutants-kcsan.sh
+	harness/mutants-kcsan.sh $(MUTANTS)
 
 # LWNFS_BENCH_BOOTS=5 make bench: the median of 5 boots, each boot's in bench-N.json.
 bench:

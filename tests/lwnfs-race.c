@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lwnfs-race - the two sides of a remount race, for harness/guest/race.sh
+ * lwnfs-race - the sides of lwnfs's races, for harness/guest/race.sh
  *
  * Usage: lwnfs-race remount DIR SECONDS
  *        lwnfs-race show DIR SECONDS
@@ -66,6 +66,10 @@ static int mounts_torn(const char *dir)
 		len += n;
 	if (n < 0)
 		die("read /proc/self/mounts");
+	if (len == sizeof(table) - 1) {
+		errno = EFBIG;
+		die("/proc/self/mounts");
+	}
 	close(fd);
 	table[len] = '\0';
 	for (line = table; *line; line = next) {

@@ -42,6 +42,7 @@ mountpoint -q "$debugfs" || mount -t debugfs debugfs "$debugfs"
 grep -qx 'enabled: 1' "$debugfs/kcsan" || fail "KCSAN is not enabled"
 skip=/sys/module/kcsan/parameters/skip_watch
 skip0=$(cat "$skip")
+trap 'echo "$skip0" >"$skip"' EXIT
 echo "${LWNFS_RACE_SKIP_WATCH:-100}" >"$skip"
 
 rm -rf "$ops"
