@@ -19,8 +19,13 @@
 # the fixed tree, whose owner and mode the remounts change: the VFS reads
 # those without a lock when it walks (generic_permission()), its own
 # design, which KCSAN would report before lwnfs's code is looked at.
-# KCSAN samples: it watches one access in kcsan.skip_watch, set to
-# LWNFS_RACE_SKIP_WATCH (default 100; the kernel's is 4000) for the run.
+# KCSAN samples: it watches about one access in kcsan.skip_watch, and
+# stalls the task up to kcsan.udelay_task microseconds to see whether
+# another changes it; for the run they are LWNFS_RACE_SKIP_WATCH (300;
+# the kernel's 4000) and LWNFS_RACE_UDELAY (1000; the kernel's 80).  The
+# stalls also widen the windows the checks look into: a stall in a
+# write between its ctime and its mtime spans a clock tick (1 ms), so
+# that a setattr's ctime in between differs from the write's.
 # A KCSAN report panics the guest (panic_on_warn=1) and fails the run.
 # Checks after the load: every loop succeeded at least once, every
 # remount succeeded and no reader saw a torn pair, the options read back
@@ -40,10 +45,11 @@ fail() { echo "race: FAILED: $*"; exit 1; }
 debugfs=/sys/kernel/debug
 mountpoint -q "$debugfs" || mount -t debugfs debugfs "$debugfs"
 grep -qx 'enabled: 1' "$debugfs/kcsan" || fail "KCSAN is not enabled"
-skip=/sys/module/kcsan/parameters/skip_watch
-skip0=$(cat "$skip")
-trap 'echo "$skip0" >"$skip"' EXIT
-echo "${LWNFS_RACE_SKIP_WATCH:-100}" >"$skip"
+skip=/sys/module/kcsan/parameters/skip_watch delay=/sys/module/kcsan/parameters/udelay_task
+skip0=$(cat "$skip") delay0=$(cat "$delay")
+trap 'echo "$skip0" >"$skip"; echo "$delay0" >"$delay"' EXIT
+echo "${LWNFS_RACE_SKIP_WATCH:-300}" >"$skip"
+echo "${LWNFS_RACE_UDELAY:-1000}" >"$delay"
 
 rm -rf "$ops"
 mkdir -p "$mnt" "$ops"
@@ -73,6 +79,7 @@ wait
 
 loops_check race write1 write2 made || exit 1
 echo "$skip0" >"$skip"
+echo "$delay0" >"$delay"
 mount -o remount,uid=1007,gid=2007,mode=0700,max_counters=99 "$mnt"
 grep -q "^lwnfs $mnt lwnfs rw,.*uid=1007,gid=2007,mode=700,max_counters=99 " /proc/self/mounts ||
 	fail "the options read back: $(grep "^lwnfs $mnt " /proc/self/mounts)"
@@ -81,5 +88,6 @@ case $value in 1 | 2) ;; *) fail "the counter holds $value, written: 1 and 2" ;;
 cd /
 umount "$mnt"
 rmmod lwnfs
-echo "race: $seconds s of load, kcsan.skip_watch $(cat "$skip") ($((${LWNFS_RACE_SKIP_WATCH:-100})) during it);" \
+echo "race: $seconds s of load, kcsan.skip_watch $(cat "$skip") and udelay_task $(cat "$delay")" \
+	"(${LWNFS_RACE_SKIP_WATCH:-300} and ${LWNFS_RACE_UDELAY:-1000} during it);" \
 	"$(grep -E '^(setup_watchpoints|data_races|races_unknown_origin):' "$debugfs/kcsan" | tr '\n' ' ')"
