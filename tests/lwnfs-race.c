@@ -5,7 +5,6 @@
  * Usage: lwnfs-race remount DIR SECONDS
  *        lwnfs-race show DIR SECONDS
  *        lwnfs-race times COUNTER SECONDS
- *        lwnfs-race jump SECONDS
  *
  * remount: for SECONDS, remount the lwnfs mounted on DIR with mount(2),
  * K going round 0 to 3: uid=1000+K, gid=2000+K, mode=0755 or 0775 and
@@ -17,14 +16,7 @@
  * "1" to COUNTER, one setting its times with futimens(2); afterwards its
  * times are the last one's: a write's (mtime equal to ctime) or the
  * setter's (its mtime).  Exits non-zero on times of neither, printing
- * them.
- * jump: for SECONDS, step the system's clock (CLOCK_REALTIME) a second
- * forward and back again, over and over, so that two timestamps taken a
- * moment apart differ: a write's ctime and a setattr's taken between its
- * ctime and its mtime then tell apart.  For a guest only: it needs
- * CAP_SYS_TIME, and leaves the clock where it found it, less the time
- * between reading and setting it.
- * Each prints "lwnfs-race: MODE: N runs".
+ * them.  Each prints "lwnfs-race: MODE: N runs".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -48,18 +40,6 @@ static void die(const char *what)
 {
 	fprintf(stderr, "lwnfs-race: %s: %s\n", what, strerror(errno));
 	exit(1);
-}
-
-/* Step CLOCK_REALTIME by @step seconds. */
-static void jump(int step)
-{
-	struct timespec now;
-
-	if (clock_gettime(CLOCK_REALTIME, &now))
-		die("clock_gettime");
-	now.tv_sec += step;
-	if (clock_settime(CLOCK_REALTIME, &now))
-		die("clock_settime");
 }
 
 static void remount(const char *dir, long k)
@@ -151,25 +131,10 @@ int main(int argc, char **argv)
 	long runs = 0;
 	time_t end;
 
-	if (argc == 3 && !strcmp(argv[1], "jump")) {
-		struct timespec now, end_jumps;
-
-		clock_gettime(CLOCK_MONOTONIC, &end_jumps);
-		end_jumps.tv_sec += atol(argv[2]);
-		do {
-			jump(1);
-			jump(-1);
-			runs++;
-			clock_gettime(CLOCK_MONOTONIC, &now);
-		} while (now.tv_sec < end_jumps.tv_sec);
-		printf("lwnfs-race: jump: %ld runs\n", runs);
-		return 0;
-	}
 	if (argc != 4 || (strcmp(argv[1], "remount") && strcmp(argv[1], "show") &&
 			  strcmp(argv[1], "times"))) {
 		fprintf(stderr, "usage: lwnfs-race remount|show DIR SECONDS\n"
-			"       lwnfs-race times COUNTER SECONDS\n"
-			"       lwnfs-race jump SECONDS\n");
+			"       lwnfs-race times COUNTER SECONDS\n");
 		return 2;
 	}
 	if (argv[1][0] == 't') {

@@ -13,9 +13,7 @@
 #  - two writers of one counter (each open truncates it: setattr);
 #  - on another counter, rounds of a write against futimens(2) let go at
 #    once (tests/lwnfs-race times), after each of which its times must be
-#    the last one's, not a mix, while the clock is stepped a second
-#    forward and back over and over (tests/lwnfs-race jump), so that a
-#    write's ctime and a setattr's between its ctime and mtime differ;
+#    the last one's, not a mix;
 #  - counters made and removed beside them.
 # Every path walk of the loops starts in a directory made here, never in
 # the fixed tree, whose owner and mode the remounts change: the VFS reads
@@ -73,7 +71,6 @@ pids=()
 loop write1 put 1 &
 loop write2 put 2 &
 "$race" times t "$seconds" & pids+=($!)
-"$race" jump "$seconds" & pids+=($!)
 loop made made &
 for pid in "${pids[@]}"; do
 	wait "$pid" || fail "tests/lwnfs-race: status $? (above)"
