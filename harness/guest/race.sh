@@ -80,8 +80,6 @@ done
 wait
 
 loops_check race write1 write2 made || exit 1
-echo "$skip0" >"$skip"
-echo "$delay0" >"$delay"
 mount -o remount,uid=1007,gid=2007,mode=0700,max_counters=99 "$mnt"
 grep -q "^lwnfs $mnt lwnfs rw,.*uid=1007,gid=2007,mode=700,max_counters=99 " /proc/self/mounts ||
 	fail "the options read back: $(grep "^lwnfs $mnt " /proc/self/mounts)"
@@ -91,5 +89,5 @@ cd /
 umount "$mnt"
 rmmod lwnfs
 echo "race: $seconds s of load, kcsan.skip_watch $(cat "$skip") and udelay_task $(cat "$delay")" \
-	"(${LWNFS_RACE_SKIP_WATCH:-100} and ${LWNFS_RACE_UDELAY:-80} during it);" \
+	"(the kernel's: $skip0 and $delay0, back on exit);" \
 	"$(grep -E '^(setup_watchpoints|data_races|races_unknown_origin):' "$debugfs/kcsan" | tr '\n' ' ')"
