@@ -21,7 +21,9 @@
 # a broken one: no-autoinstall builds them without AUTOINSTALL (no build
 # for headers installed later, nor for a new kernel); keep-old gives them
 # a prerm that does nothing (an upgrade or a downgrade leaves the old
-# version in DKMS);
+# version in DKMS); no-dkms-depends drops dkms from their Depends (what
+# the first check of Debian's autopkgtest for -dkms packages is there to
+# find: it removes dkms and must then fail to build);
 # LWNFS_LIFE_FILTER=REGEX runs only the tests whose names match it
 # (bats --filter), in each boot: the tests a break is meant to fail, and
 # the ones they build on (each test goes on from the state the ones
@@ -61,16 +63,27 @@ package() {
 	case ${LWNFS_LIFE_BREAK:-} in
 	'') ;;
 	no-autoinstall) sed -i '/^AUTOINSTALL=/d' "$tmp/src/dkms.conf" ;;
-	keep-old) ;;
+	keep-old | no-dkms-depends) ;;
 	*) echo "life: unknown LWNFS_LIFE_BREAK=$LWNFS_LIFE_BREAK" >&2; exit 2 ;;
 	esac
 	"$tmp/src/scripts/build-deb.sh" "$out" >/dev/null
-	if [ "${LWNFS_LIFE_BREAK:-}" = keep-old ]; then
-		# dh_dkms's prerm (dkms remove) replaced by one that does nothing.
+	case ${LWNFS_LIFE_BREAK:-} in
+	keep-old | no-dkms-depends)
 		dpkg-deb -R "$out/lwnfs-dkms_${v}_all.deb" "$tmp/deb"
-		printf '#!/bin/sh\nexit 0\n' >"$tmp/deb/DEBIAN/prerm"
+		if [ "$LWNFS_LIFE_BREAK" = keep-old ]; then
+			# dh_dkms's prerm (dkms remove) replaced by one that does nothing.
+			printf '#!/bin/sh\nexit 0\n' >"$tmp/deb/DEBIAN/prerm"
+		else
+			sed -i -E '/^Depends:/{s/(, )?dkms( \([^)]*\))?//; s/^Depends: , /Depends: /; /^Depends: *$/d}' \
+				"$tmp/deb/DEBIAN/control"
+			if grep -q '^Depends:.*dkms' "$tmp/deb/DEBIAN/control"; then
+				echo "life: dkms still in $v's Depends" >&2
+				exit 1
+			fi
+		fi
 		dpkg-deb -b "$tmp/deb" "$out/lwnfs-dkms_${v}_all.deb" >/dev/null
-	fi
+		;;
+	esac
 	rm -rf "$tmp"
 }
 
