@@ -10,7 +10,7 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 # What builds or installs the module needs the headers of the kernel it is
 # for: without them, one line saying which package to install, before
 # anything is touched.
-ifneq ($(filter all modules install dkms-install,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter all modules test-modules install dkms-install,$(or $(MAKECMDGOALS),all)),)
 ifeq ($(wildcard $(KDIR)/Makefile),)
 $(error no headers of Linux $(KERNELRELEASE) in $(KDIR): apt install linux-headers-$(KERNELRELEASE))
 endif
@@ -38,7 +38,7 @@ PREFIX ?= /usr/local
 MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
 DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/lwnfs
 
-.PHONY: all modules test-programs clean install uninstall dkms-install dkms-remove deb \
+.PHONY: all modules test-programs test-modules clean install uninstall dkms-install dkms-remove deb \
 	demo vm check check-all check-life check-debug mutants mutants-kcsan bench bench-scale lint fuzz stress help
 
 all: modules
@@ -55,16 +55,21 @@ $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(RACE) $(SCALE): %: %.c
 
 $(BENCH) $(SCALE) $(PEERS): tests/lwnfs-measure.h
 
+# The test module of harness/guest/race.sh (tests/delay), for KDIR's kernel.
+test-modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/delay modules
+
 $(PEERS): %: %.c
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -lhiredis -lsqlite3
 
 # kbuild knows what it wrote (newer ones also .module-common.o); without
 # the headers, remove what kbuild writes by hand.
 clean:
-	if [ -d $(KDIR) ]; then $(MAKE) -C $(KDIR) M=$(CURDIR) clean; else \
-		rm -f *.o .*.o *.ko *.mod *.mod.c .*.cmd .*.d Module.symvers \
-			modules.order conftest.h; \
-		rm -rf .tmp_versions; fi
+	for dir in $(CURDIR) $(CURDIR)/tests/delay; do \
+		if [ -d $(KDIR) ]; then $(MAKE) -C $(KDIR) M=$$dir clean; else \
+			(cd $$dir && rm -f *.o .*.o *.ko *.mod *.mod.c .*.cmd .*.d \
+				Module.symvers modules.order conftest.h && rm -rf .tmp_versions); fi || exit 1; \
+	done
 	rm -f $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(RACE) $(SCALE) $(PEERS) bench.json bench-[0-9]*.json \
 		scale.json peers.json bench-*.svg
 	rm -rf build

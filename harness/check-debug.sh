@@ -39,7 +39,7 @@ part() {
 	shift 2
 	dir=$(harness/debug-kernel.sh "$flavour")
 	release=$(cat "$dir/include/config/kernel.release")
-	make --no-print-directory KERNELRELEASE="$release" KDIR="$dir" W=1 modules test-programs >"$log" 2>&1 || {
+	make --no-print-directory KERNELRELEASE="$release" KDIR="$dir" W=1 modules test-modules test-programs >"$log" 2>&1 || {
 		cat "$log" >&2
 		echo "check-debug: the build against $release failed" >&2
 		exit 1

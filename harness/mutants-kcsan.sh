@@ -45,7 +45,7 @@ fi
 
 dir=$(harness/debug-kernel.sh kcsan)
 release=$(cat "$dir/include/config/kernel.release")
-make --no-print-directory tests/lwnfs-race >/dev/null
+make --no-print-directory KDIR="$dir" tests/lwnfs-race test-modules >/dev/null
 rm -rf "$work"
 for name in original "${names[@]}"; do
 	mkdir -p "$work/$name"

@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make lint: the checks the kernel's 0-day bot runs, on lwnfs.  checkpatch
-# --strict, sparse (C=2) and W=1 on the module, coccicheck's semantic
-# patches, shellcheck on the scripts, the docs against the tree
-# (tests/docs-check.sh) and lwnfs.5's promises against the tests
-# (tests/promises-check.sh), mandoc, groff and lintian on the man page and
-# the Debian package.  Prints each finding; exits non-zero if there is any.
+# --strict, sparse (C=2) and W=1 on the module and on tests/delay's,
+# coccicheck's semantic patches, shellcheck on the scripts, the docs
+# against the tree (tests/docs-check.sh) and lwnfs.5's promises against
+# the tests (tests/promises-check.sh), mandoc, groff and lintian on the man
+# page and the Debian package.  Prints each finding; exits non-zero if
+# there is any.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -39,7 +40,7 @@ check() {
 checkpatch() {
 	local c=("$src/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types)
 	local f files=()
-	for f in tests/*.c; do
+	for f in tests/*.c tests/delay/*.c; do
 		[ "$f" = tests/lwnfs-peers.c ] || files+=("$f")
 	done
 	local rc=0
@@ -51,7 +52,7 @@ checkpatch() {
 # W=1 and sparse in one build; any warning line is a finding.
 kbuild() {
 	local log
-	log=$(make --no-print-directory KERNELRELEASE="$release" W=1 C=2 modules 2>&1) ||
+	log=$(make --no-print-directory KERNELRELEASE="$release" W=1 C=2 modules test-modules 2>&1) ||
 		{ echo "$log"; return 1; }
 	! grep -E 'warning|error' <<<"$log"
 }

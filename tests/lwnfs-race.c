@@ -4,7 +4,7 @@
  *
  * Usage: lwnfs-race remount DIR SECONDS
  *        lwnfs-race show DIR SECONDS
- *        lwnfs-race times COUNTER SECONDS
+ *        lwnfs-race times COUNTER SECONDS [LAG_US]
  *
  * remount: for SECONDS, remount the lwnfs mounted on DIR with mount(2),
  * K going round 0 to 3: uid=1000+K, gid=2000+K, mode=0755 or 0775 and
@@ -16,7 +16,11 @@
  * "1" to COUNTER, one setting its times with futimens(2); afterwards its
  * times are the last one's: a write's (mtime equal to ctime) or the
  * setter's (its mtime).  Exits non-zero on times of neither, printing
- * them.  Each prints "lwnfs-race: MODE: N runs".
+ * them.  With LAG_US, the setter sleeps LAG_US microseconds after each
+ * start, and the writer is named "lwnfs-race-lag": the task whose write
+ * tests/delay's module holds between setting ctime and mtime, so that the
+ * setter comes in the middle of the write.  Each prints "lwnfs-race:
+ * MODE: N runs".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -32,6 +37,7 @@
 static char table[1 << 16];
 static pthread_barrier_t start, done;
 static struct timespec times[2];	/* the setter's atime and mtime */
+static struct timespec lag;		/* the setter's sleep after each start */
 static int counter_fd, stop;
 static const char times_fmt[] =
 	"lwnfs-race: torn times: mtime %lld.%09ld, ctime %lld.%09ld, set %lld.%09ld\n";
@@ -96,6 +102,8 @@ static void *setter(void *arg)
 		pthread_barrier_wait(&start);
 		if (__atomic_load_n(&stop, __ATOMIC_ACQUIRE))
 			return NULL;
+		if ((lag.tv_sec || lag.tv_nsec) && nanosleep(&lag, NULL))
+			die("nanosleep");
 		if (futimens(counter_fd, times))
 			die("futimens");
 		pthread_barrier_wait(&done);
@@ -128,22 +136,29 @@ static int times_torn(long round)
 int main(int argc, char **argv)
 {
 	pthread_t thread;
-	long runs = 0;
+	long runs = 0, lag_us = 0;
 	time_t end;
 
-	if (argc != 4 || (strcmp(argv[1], "remount") && strcmp(argv[1], "show") &&
-			  strcmp(argv[1], "times"))) {
+	if (argc == 5 && !strcmp(argv[1], "times"))
+		lag_us = atol(argv[4]);
+	if ((argc != 4 && lag_us <= 0) ||
+	    (strcmp(argv[1], "remount") && strcmp(argv[1], "show") && strcmp(argv[1], "times"))) {
 		fprintf(stderr, "usage: lwnfs-race remount|show DIR SECONDS\n"
-			"       lwnfs-race times COUNTER SECONDS\n");
+			"       lwnfs-race times COUNTER SECONDS [LAG_US]\n");
 		return 2;
 	}
 	if (argv[1][0] == 't') {
+		lag.tv_sec = lag_us / 1000000;
+		lag.tv_nsec = lag_us % 1000000 * 1000;
 		counter_fd = open(argv[2], O_WRONLY);
 		if (counter_fd < 0)
 			die(argv[2]);
 		if (pthread_barrier_init(&start, NULL, 2) || pthread_barrier_init(&done, NULL, 2) ||
 		    pthread_create(&thread, NULL, setter, NULL))
 			die("threads");
+		/* After the setter's start: a thread takes its maker's name. */
+		if (lag_us && prctl(PR_SET_NAME, "lwnfs-race-lag"))
+			die("prctl");
 	}
 	end = time(NULL) + atol(argv[3]);
 	while (time(NULL) < end) {
@@ -158,6 +173,6 @@ int main(int argc, char **argv)
 		pthread_barrier_wait(&start);
 		pthread_join(thread, NULL);
 	}
-	printf("lwnfs-race: %s: %ld runs\n", argv[1], runs);
+	printf("lwnfs-race: %s%s: %ld runs\n", argv[1], lag_us ? " with a lag" : "", runs);
 	return 0;
 }

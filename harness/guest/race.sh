@@ -14,6 +14,10 @@
 #  - on another counter, rounds of a write against futimens(2) let go at
 #    once (tests/lwnfs-race times), after each of which its times must be
 #    the last one's, not a mix;
+#  - on a third, the same rounds with the write held for 20 ms between
+#    setting ctime and mtime (tests/delay's module, built against the
+#    guest's kernel) and the futimens(2) sent 10 ms after it: the window
+#    KCSAN's sampling meets once in thousands of rounds, in every round;
 #  - counters made and removed beside them.
 # Every path walk of the loops starts in a directory made here, never in
 # the fixed tree, whose owner and mode the remounts change: the VFS reads
@@ -29,7 +33,7 @@
 # (tick_nohz_next_event) under lwnfs itself, which ends the run.
 # A KCSAN report panics the guest (panic_on_warn=1) and fails the run.
 # Checks: every remount succeeded, no reader saw a torn pair, no round
-# left torn times; after the load, every loop succeeded at least once,
+# left torn times, the held writes were held; after the load, every loop succeeded at least once,
 # the options read back are the last ones set, the counter holds a value
 # that was written.
 # Exits non-zero on a failure.
@@ -37,6 +41,7 @@ set -euo pipefail
 
 module=${1:-lwnfs.ko}
 race=$PWD/tests/lwnfs-race
+delay_module=$PWD/tests/delay/lwnfs_delay.ko
 seconds=${LWNFS_RACE_SECONDS:-60}
 here=$(cd "$(dirname "$0")" && pwd)
 mnt=/tmp/lwnfs-race ops=/tmp/race-ops
@@ -56,11 +61,13 @@ echo "${LWNFS_RACE_UDELAY:-80}" >"$delay"
 rm -rf "$ops"
 mkdir -p "$mnt" "$ops"
 insmod "$module"
+insmod "$delay_module"
 mount -t lwnfs lwnfs "$mnt"
 mkdir "$mnt/d"
 cd "$mnt/d"
 echo 0 >c
 echo 0 >t
+echo 0 >w
 
 put() { echo "$1" >c; }
 made() { : >"x$BASHPID" && rm "x$BASHPID"; }
@@ -73,6 +80,7 @@ pids=()
 loop write1 put 1 &
 loop write2 put 2 &
 "$race" times t "$seconds" & pids+=($!)
+"$race" times w "$seconds" 10000 & pids+=($!)
 loop made made &
 for pid in "${pids[@]}"; do
 	wait "$pid" || fail "tests/lwnfs-race: status $? (above)"
@@ -80,6 +88,8 @@ done
 wait
 
 loops_check race write1 write2 made || exit 1
+held=$(cat /sys/module/lwnfs_delay/parameters/delays)
+[ "$held" -gt 0 ] || fail "tests/delay's module held no write: is inode_set_ctime_current() still lwnfs's?"
 mount -o remount,uid=1007,gid=2007,mode=0700,max_counters=99 "$mnt"
 grep -q "^lwnfs $mnt lwnfs rw,.*uid=1007,gid=2007,mode=700,max_counters=99 " /proc/self/mounts ||
 	fail "the options read back: $(grep "^lwnfs $mnt " /proc/self/mounts)"
@@ -87,7 +97,7 @@ value=$(cat c)
 case $value in 1 | 2) ;; *) fail "the counter holds $value, written: 1 and 2" ;; esac
 cd /
 umount "$mnt"
-rmmod lwnfs
-echo "race: $seconds s of load, kcsan.skip_watch $(cat "$skip") and udelay_task $(cat "$delay")" \
+rmmod lwnfs lwnfs_delay
+echo "race: $seconds s of load, $held writes held, kcsan.skip_watch $(cat "$skip") and udelay_task $(cat "$delay")" \
 	"(the kernel's: $skip0 and $delay0, back on exit);" \
 	"$(grep -E '^(setup_watchpoints|data_races|races_unknown_origin):' "$debugfs/kcsan" | tr '\n' ' ')"
