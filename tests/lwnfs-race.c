@@ -40,7 +40,7 @@ static struct timespec times[2];	/* the setter's atime and mtime */
 static struct timespec lag;		/* the setter's sleep after each start */
 static int counter_fd, stop;
 static const char times_fmt[] =
-	"lwnfs-race: torn times: mtime %lld.%09ld, ctime %lld.%09ld, set %lld.%09ld\n";
+	"lwnfs-race: torn times%s: mtime %lld.%09ld, ctime %lld.%09ld, set %lld.%09ld\n";
 
 static void die(const char *what)
 {
@@ -127,7 +127,8 @@ static int times_torn(long round)
 	if ((st.st_mtim.tv_sec == st.st_ctim.tv_sec && st.st_mtim.tv_nsec == st.st_ctim.tv_nsec) ||
 	    (st.st_mtim.tv_sec == times[1].tv_sec && st.st_mtim.tv_nsec == times[1].tv_nsec))
 		return 0;
-	fprintf(stderr, times_fmt, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
+	fprintf(stderr, times_fmt, lag.tv_sec || lag.tv_nsec ? " with a lag" : "",
+		(long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
 		(long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec,
 		(long long)times[1].tv_sec, times[1].tv_nsec);
 	return 1;

@@ -33,9 +33,9 @@
 # (tick_nohz_next_event) under lwnfs itself, which ends the run.
 # A KCSAN report panics the guest (panic_on_warn=1) and fails the run.
 # Checks: every remount succeeded, no reader saw a torn pair, no round
-# left torn times, the held writes were held; after the load, every loop succeeded at least once,
-# the options read back are the last ones set, the counter holds a value
-# that was written.
+# left torn times, writes were held; after the load, every loop
+# succeeded at least once, the options read back are the last ones set,
+# the counter holds a value that was written.
 # Exits non-zero on a failure.
 set -euo pipefail
 
