@@ -74,9 +74,10 @@ package() {
 			# dh_dkms's prerm (dkms remove) replaced by one that does nothing.
 			printf '#!/bin/sh\nexit 0\n' >"$tmp/deb/DEBIAN/prerm"
 		else
-			sed -i -E '/^Depends:/{s/(, )?dkms( \([^)]*\))?//; s/^Depends: , /Depends: /; /^Depends: *$/d}' \
-				"$tmp/deb/DEBIAN/control"
-			if grep -q '^Depends:.*dkms' "$tmp/deb/DEBIAN/control"; then
+			# dkms, with or without a version, out of the list.
+			perl -i -ne 'if (/^Depends: (.*)/) { my @d = grep { !/^dkms(\s|$)/ } split /,\s*/, $1;
+				print "Depends: ", join(", ", @d), "\n" if @d } else { print }' "$tmp/deb/DEBIAN/control"
+			if grep -qE '^Depends:(.*[ ,])?dkms([ ,]|$)' "$tmp/deb/DEBIAN/control"; then
 				echo "life: dkms still in $v's Depends" >&2
 				exit 1
 			fi

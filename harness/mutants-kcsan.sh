@@ -81,7 +81,7 @@ race() {
 	elif line=$(grep -m 1 'BUG: KCSAN: ' "$log") &&
 		sed -n '/BUG: KCSAN: /,/Kernel panic/p' "$log" | grep -q '\[lwnfs\]'; then
 		echo "report: ${line#*BUG: KCSAN: }"
-	elif line=$(grep -m 1 -o -E 'lwnfs-race: (a torn pair|torn times( with a lag)?): .*' "$log"); then
+	elif line=$(grep -m 1 -o -E 'lwnfs-race: (a torn pair|torn times( of a held write)?): .*' "$log"); then
 		echo "killed by race.sh: ${line#lwnfs-race: }"
 	elif line=$(grep -m 1 -E '^race: FAILED: (the counter holds|the options read back)' "$log"); then
 		echo "killed by race.sh: ${line#race: FAILED: }"

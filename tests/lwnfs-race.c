@@ -4,7 +4,7 @@
  *
  * Usage: lwnfs-race remount DIR SECONDS
  *        lwnfs-race show DIR SECONDS
- *        lwnfs-race times COUNTER SECONDS [LAG_US]
+ *        lwnfs-race times COUNTER SECONDS [HOLDING]
  *
  * remount: for SECONDS, remount the lwnfs mounted on DIR with mount(2),
  * K going round 0 to 3: uid=1000+K, gid=2000+K, mode=0755 or 0775 and
@@ -16,11 +16,12 @@
  * "1" to COUNTER, one setting its times with futimens(2); afterwards its
  * times are the last one's: a write's (mtime equal to ctime) or the
  * setter's (its mtime).  Exits non-zero on times of neither, printing
- * them.  With LAG_US, the setter sleeps LAG_US microseconds after each
- * start, and the writer is named "lwnfs-race-lag": the task whose write
- * tests/delay's module holds between setting ctime and mtime, so that the
- * setter comes in the middle of the write.  Each prints "lwnfs-race:
- * MODE: N runs".
+ * them.  With HOLDING, the writer is named "lwnfs-race-held", the task
+ * whose writes tests/delay's module holds between setting ctime and
+ * mtime, and the setter waits (up to 100 ms) for HOLDING, that module's
+ * "holding" parameter, to say a write is held before it sets the times:
+ * in the middle of the write.  Exits non-zero if no round's setter came
+ * in while the write was held.  Each prints "lwnfs-race: MODE: N runs".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,8 +38,8 @@
 static char table[1 << 16];
 static pthread_barrier_t start, done;
 static struct timespec times[2];	/* the setter's atime and mtime */
-static struct timespec lag;		/* the setter's sleep after each start */
-static int counter_fd, stop;
+static int counter_fd, holding_fd = -1, stop;
+static long held;			/* rounds whose setter came in a hold */
 static const char times_fmt[] =
 	"lwnfs-race: torn times%s: mtime %lld.%09ld, ctime %lld.%09ld, set %lld.%09ld\n";
 
@@ -95,6 +96,23 @@ static int mounts_torn(const char *dir)
 	return 0;
 }
 
+/* Whether HOLDING says a write is held, within 100 ms. */
+static int holds(void)
+{
+	struct timespec t0, now;
+	char c;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	do {
+		if (pread(holding_fd, &c, 1, 0) != 1)
+			die("read HOLDING");
+		if (c != '0')
+			return 1;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while ((now.tv_sec - t0.tv_sec) * 1000000000L + now.tv_nsec - t0.tv_nsec < 100000000L);
+	return 0;
+}
+
 static void *setter(void *arg)
 {
 	(void)arg;
@@ -102,8 +120,8 @@ static void *setter(void *arg)
 		pthread_barrier_wait(&start);
 		if (__atomic_load_n(&stop, __ATOMIC_ACQUIRE))
 			return NULL;
-		if ((lag.tv_sec || lag.tv_nsec) && nanosleep(&lag, NULL))
-			die("nanosleep");
+		if (holding_fd >= 0 && holds())
+			held++;
 		if (futimens(counter_fd, times))
 			die("futimens");
 		pthread_barrier_wait(&done);
@@ -127,7 +145,7 @@ static int times_torn(long round)
 	if ((st.st_mtim.tv_sec == st.st_ctim.tv_sec && st.st_mtim.tv_nsec == st.st_ctim.tv_nsec) ||
 	    (st.st_mtim.tv_sec == times[1].tv_sec && st.st_mtim.tv_nsec == times[1].tv_nsec))
 		return 0;
-	fprintf(stderr, times_fmt, lag.tv_sec || lag.tv_nsec ? " with a lag" : "",
+	fprintf(stderr, times_fmt, holding_fd >= 0 ? " of a held write" : "",
 		(long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
 		(long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec,
 		(long long)times[1].tv_sec, times[1].tv_nsec);
@@ -137,28 +155,29 @@ static int times_torn(long round)
 int main(int argc, char **argv)
 {
 	pthread_t thread;
-	long runs = 0, lag_us = 0;
+	long runs = 0;
 	time_t end;
 
-	if (argc == 5 && !strcmp(argv[1], "times"))
-		lag_us = atol(argv[4]);
-	if ((argc != 4 && lag_us <= 0) ||
+	if ((argc != 4 && (argc != 5 || strcmp(argv[1], "times"))) ||
 	    (strcmp(argv[1], "remount") && strcmp(argv[1], "show") && strcmp(argv[1], "times"))) {
 		fprintf(stderr, "usage: lwnfs-race remount|show DIR SECONDS\n"
-			"       lwnfs-race times COUNTER SECONDS [LAG_US]\n");
+			"       lwnfs-race times COUNTER SECONDS [HOLDING]\n");
 		return 2;
 	}
 	if (argv[1][0] == 't') {
-		lag.tv_sec = lag_us / 1000000;
-		lag.tv_nsec = lag_us % 1000000 * 1000;
 		counter_fd = open(argv[2], O_WRONLY);
 		if (counter_fd < 0)
 			die(argv[2]);
+		if (argc == 5) {
+			holding_fd = open(argv[4], O_RDONLY);
+			if (holding_fd < 0)
+				die(argv[4]);
+		}
 		if (pthread_barrier_init(&start, NULL, 2) || pthread_barrier_init(&done, NULL, 2) ||
 		    pthread_create(&thread, NULL, setter, NULL))
 			die("threads");
 		/* After the setter's start: a thread takes its maker's name. */
-		if (lag_us && prctl(PR_SET_NAME, "lwnfs-race-lag"))
+		if (holding_fd >= 0 && prctl(PR_SET_NAME, "lwnfs-race-held"))
 			die("prctl");
 	}
 	end = time(NULL) + atol(argv[3]);
@@ -174,6 +193,13 @@ int main(int argc, char **argv)
 		pthread_barrier_wait(&start);
 		pthread_join(thread, NULL);
 	}
-	printf("lwnfs-race: %s%s: %ld runs\n", argv[1], lag_us ? " with a lag" : "", runs);
-	return 0;
+	if (holding_fd < 0) {
+		printf("lwnfs-race: %s: %ld runs\n", argv[1], runs);
+		return 0;
+	}
+	printf("lwnfs-race: times held: %ld runs, %ld with the setter in the hold\n", runs, held);
+	if (held)
+		return 0;
+	fprintf(stderr, "lwnfs-race: no write was held while the setter waited (2 CPUs?)\n");
+	return 1;
 }
