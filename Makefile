@@ -53,7 +53,7 @@ test-programs: $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(RACE) $(SCALE)
 $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(RACE) $(SCALE): %: %.c
 	$(CC) -O2 -Wall -Wextra -Werror -pthread -o $@ $<
 
-$(BENCH) $(SCALE) $(PEERS): tests/lwnfs-measure.h
+$(BENCH) $(SCALE) $(PEERS) $(RACE): tests/lwnfs-measure.h
 
 # The test module of harness/guest/race.sh (tests/delay), for KDIR's kernel.
 test-modules:

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the benchmarks (lwnfs-bench, lwnfs-scale, lwnfs-peers) share: the
- * clock, dying with the program's name, sorting figures, the slab.
+ * clock, dying with the program's name, sorting figures, the slab;
+ * lwnfs-race takes the first two.
  * Included after _GNU_SOURCE is defined (program_invocation_short_name).
  */
 #ifndef LWNFS_MEASURE_H

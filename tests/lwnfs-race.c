@@ -23,6 +23,7 @@
  * in the middle of the write.  Exits non-zero if no round's setter came
  * in while the write was held.  Each prints "lwnfs-race: MODE: N runs".
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -35,6 +36,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lwnfs-measure.h"
+
 static char table[1 << 16];
 static pthread_barrier_t start, done;
 static struct timespec times[2];	/* the setter's atime and mtime */
@@ -42,12 +45,6 @@ static int counter_fd, holding_fd = -1, stop;
 static long held;			/* rounds whose setter came in a hold */
 static const char times_fmt[] =
 	"lwnfs-race: torn times%s: mtime %lld.%09ld, ctime %lld.%09ld, set %lld.%09ld\n";
-
-static void die(const char *what)
-{
-	fprintf(stderr, "lwnfs-race: %s: %s\n", what, strerror(errno));
-	exit(1);
-}
 
 static void remount(const char *dir, long k)
 {
@@ -99,17 +96,15 @@ static int mounts_torn(const char *dir)
 /* Whether HOLDING says a write is held, within 100 ms. */
 static int holds(void)
 {
-	struct timespec t0, now;
+	double t0 = now();
 	char c;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	do {
 		if (pread(holding_fd, &c, 1, 0) != 1)
 			die("read HOLDING");
 		if (c != '0')
 			return 1;
-		clock_gettime(CLOCK_MONOTONIC, &now);
-	} while ((now.tv_sec - t0.tv_sec) * 1000000000L + now.tv_nsec - t0.tv_nsec < 100000000L);
+	} while (now() - t0 < 0.1);
 	return 0;
 }
 
