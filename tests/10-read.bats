@@ -133,6 +133,18 @@ teardown() {
 	[ "$(cat "$C")" = 4294977296 ]
 }
 
+# preadv(2) goes through ->read_iter, pread(2) through ->read: the same
+# race on the other path, where a lost race must take its copy back.
+@test "threads sharing one fd with preadv(2) into two buffers: never the same value (4 x 5000)" {
+	echo 99990000 >"$C"
+	"$READER" -v -t 4 -n 5000 "$C" >/tmp/values
+	[ "$(wc -l </tmp/values)" = 20000 ]
+	[ "$(sort -n /tmp/values | uniq | wc -l)" = 20000 ]
+	[ "$(sort -n /tmp/values | head -n 1)" = 99990000 ]
+	[ "$(sort -n /tmp/values | tail -n 1)" = 100009999 ]
+	[ "$(cat "$C")" = 100010000 ]
+}
+
 @test "processes each opening the file per value: all distinct and contiguous" {
 	echo -3000 >"$C"
 	for i in 1 2 3 4; do

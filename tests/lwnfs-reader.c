@@ -2,12 +2,14 @@
 /*
  * lwnfs-reader - take values from an lwnfs counter, one per line on stdout
  *
- * Usage: lwnfs-reader [-o] [-t THREADS] [-n COUNT] FILE
+ * Usage: lwnfs-reader [-o] [-v] [-t THREADS] [-n COUNT] FILE
  *        lwnfs-reader -e ROOM FILE
  *
  * Each of THREADS threads (default 1) takes COUNT values (default 1000).
  * By default all threads share one open file and take values with
  * pread(fd, buf, 32, 0); with -o each value is an open, read and close.
+ * With -v each read is a preadv(2) into two buffers, 3 bytes and 28,
+ * which lwnfs serves through ->read_iter rather than ->read.
  * Exits non-zero if a read fails or returns anything but "<number>\n".
  *
  * With -e, one pread(fd, buf, 32, 0) into the last ROOM bytes of a
@@ -21,12 +23,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 static const char *path;
 static int shared_fd = -1;
 static long count = 1000;
 static int reopen;
+static int vectored;
 
 static void die(const char *what)
 {
@@ -42,9 +46,18 @@ static void take(char *buf, size_t size)
 
 	if (fd < 0)
 		die(path);
-	n = pread(fd, buf, size - 1, 0);
+	if (vectored) {
+		struct iovec iov[2] = {
+			{ .iov_base = buf, .iov_len = 3 },
+			{ .iov_base = buf + 3, .iov_len = size - 1 - 3 },
+		};
+
+		n = preadv(fd, iov, 2, 0);
+	} else {
+		n = pread(fd, buf, size - 1, 0);
+	}
 	if (n < 0)
-		die("pread");
+		die(vectored ? "preadv" : "pread");
 	if (reopen && close(fd))
 		die("close");
 	buf[n] = '\0';
@@ -102,7 +115,7 @@ int main(int argc, char **argv)
 	long room = 0;
 	int opt, i;
 
-	while ((opt = getopt(argc, argv, "ot:n:e:")) != -1) {
+	while ((opt = getopt(argc, argv, "ovt:n:e:")) != -1) {
 		switch (opt) {
 		case 'e':
 			room = atol(optarg);
@@ -111,6 +124,9 @@ int main(int argc, char **argv)
 			break;
 		case 'o':
 			reopen = 1;
+			break;
+		case 'v':
+			vectored = 1;
 			break;
 		case 't':
 			threads = atoi(optarg);
@@ -145,7 +161,7 @@ int main(int argc, char **argv)
 		die("stdout");
 	return 0;
 usage:
-	fprintf(stderr, "usage: lwnfs-reader [-o] [-t THREADS] [-n COUNT] FILE\n"
+	fprintf(stderr, "usage: lwnfs-reader [-o] [-v] [-t THREADS] [-n COUNT] FILE\n"
 		"       lwnfs-reader -e ROOM FILE (ROOM: 1 to 32 bytes)\n");
 	return 2;
 }
