@@ -112,40 +112,15 @@ static char *lwnfs_format(char *end, s64 value)
 }
 
 /*
- * Where a read's text goes.  read(2) and pread(2) come to lwnfs_read()
- * with a user buffer; everything else (readv(2), splice(2), sendfile(2),
- * io_uring, kernel_read()) comes to lwnfs_read_iter() with an iterator.
- * Both are the one read below, inlined into each: as /dev/zero does,
- * the plain buffer spares read(2) the iterator's cost, which is a fifth
- * of a counter's read.
- */
-struct lwnfs_dest {
-	struct iov_iter *iter;	/* or NULL, and then @buf: */
-	char __user *buf;
-	size_t count;		/* the room left at @iter or @buf */
-};
-
-/* Copy @len bytes of @text, or as many as @to has room for. */
-static __always_inline size_t lwnfs_copy(struct lwnfs_dest to,
-					 const char *text, size_t len)
-{
-	if (to.iter)
-		return copy_to_iter(text, len, to.iter);
-	len = min(len, to.count);
-	return len - copy_to_user(to.buf, text, len);
-}
-
-/*
  * Take the next value of @counter into @value for a read at position 0,
  * its text copied to @to first: a value is taken only once its text is
  * out, so that a buffer that cannot be written takes none.  When another
  * reader or a write changes the counter first, the copy is taken back and
- * made again for the value it holds then (a user buffer is simply written
- * over).  Returns the bytes copied, all the text or as much of it as @to
- * has room for, or an error.
+ * made again for the value it holds then.  Returns the bytes copied, all
+ * the text or as much of it as @to has room for, or an error.
  */
-static __always_inline ssize_t lwnfs_take(atomic64_t *counter,
-					  struct lwnfs_dest to, s64 *value)
+static ssize_t lwnfs_take(atomic64_t *counter, struct iov_iter *to,
+			  s64 *value)
 {
 	char text[LWNFS_TEXT_MAX], *end = text + sizeof(text), *start;
 	s64 next = atomic64_read(counter);
@@ -156,13 +131,12 @@ static __always_inline ssize_t lwnfs_take(atomic64_t *counter,
 		if (next == S64_MAX)
 			return -EOVERFLOW;
 		start = lwnfs_format(end, next);
-		len = lwnfs_copy(to, start, end - start);
+		len = copy_to_iter(start, end - start, to);
 		if (!len)
 			return -EFAULT;
 		if (atomic64_try_cmpxchg(counter, &next, next + 1))
 			break;
-		if (to.iter)
-			iov_iter_revert(to.iter, len);
+		iov_iter_revert(to, len);
 	}
 	*value = next;
 	return len;
@@ -173,22 +147,23 @@ static __always_inline ssize_t lwnfs_take(atomic64_t *counter,
  * last, so that a short read still counts once.  Threads sharing the
  * file share that value: the rest is of whichever read at 0 came last.
  */
-static ssize_t lwnfs_read_rest(struct lwnfs_file *lf, loff_t *pos,
-			       struct lwnfs_dest to)
+static ssize_t lwnfs_read_rest(struct lwnfs_file *lf, struct kiocb *iocb,
+			       struct iov_iter *to)
 {
 	char text[LWNFS_TEXT_MAX], *end = text + sizeof(text), *start;
 	size_t copied;
 
-	/* pairs with the release in lwnfs_read_at(): @taken true, @value set */
+	/* pairs with the release in lwnfs_read_iter(): @taken true, @value set */
 	if (!smp_load_acquire(&lf->taken))
 		return 0;
 	start = lwnfs_format(end, atomic64_read(&lf->value));
-	if (*pos >= end - start)
+	if (iocb->ki_pos >= end - start)
 		return 0;
-	copied = lwnfs_copy(to, start + *pos, end - start - *pos);
+	copied = copy_to_iter(start + iocb->ki_pos, end - start - iocb->ki_pos,
+			      to);
 	if (!copied)
 		return -EFAULT;
-	*pos += copied;
+	iocb->ki_pos += copied;
 	return copied;
 }
 
@@ -196,40 +171,13 @@ static ssize_t lwnfs_read_rest(struct lwnfs_file *lf, loff_t *pos,
  * A read at position 0 takes a value with one atomic compare-and-exchange
  * (lwnfs_take()), so no two reads at 0 ever see the same value and none
  * is lost.  One read is one value whatever carries it: read(2), readv(2)
- * with several buffers, splice(2), sendfile(2), io_uring.
+ * with several buffers, splice(2), sendfile(2), io_uring, kernel_read().
  */
-static __always_inline ssize_t lwnfs_read_at(struct file *file, loff_t *pos,
-					     struct lwnfs_dest to)
+static ssize_t lwnfs_read_iter(struct kiocb *iocb, struct iov_iter *to)
 {
-	struct lwnfs_file *lf = file->private_data;
+	struct lwnfs_file *lf = iocb->ki_filp->private_data;
 	ssize_t copied;
 	s64 value;
-
-	if (!to.count)
-		return 0;
-	if (*pos != 0)
-		return lwnfs_read_rest(lf, pos, to);
-	copied = lwnfs_take(file_inode(file)->i_private, to, &value);
-	if (copied < 0)
-		return copied;
-	atomic64_set(&lf->value, value);
-	/* @value is set before @taken reads true: pairs with lwnfs_read_rest() */
-	smp_store_release(&lf->taken, true);
-	*pos = copied;
-	return copied;
-}
-
-static ssize_t lwnfs_read(struct file *file, char __user *buf, size_t count,
-			  loff_t *pos)
-{
-	struct lwnfs_dest to = { .buf = buf, .count = count };
-
-	return lwnfs_read_at(file, pos, to);
-}
-
-static ssize_t lwnfs_read_iter(struct kiocb *iocb, struct iov_iter *iter)
-{
-	struct lwnfs_dest to = { .iter = iter, .count = iov_iter_count(iter) };
 
 	/*
 	 * io_uring tries a regular file without a block device with
@@ -241,7 +189,18 @@ static ssize_t lwnfs_read_iter(struct kiocb *iocb, struct iov_iter *iter)
 	 */
 	if (iocb->ki_flags & IOCB_NOWAIT)
 		return -EAGAIN;
-	return lwnfs_read_at(iocb->ki_filp, &iocb->ki_pos, to);
+	if (!iov_iter_count(to))
+		return 0;
+	if (iocb->ki_pos != 0)
+		return lwnfs_read_rest(lf, iocb, to);
+	copied = lwnfs_take(file_inode(iocb->ki_filp)->i_private, to, &value);
+	if (copied < 0)
+		return copied;
+	atomic64_set(&lf->value, value);
+	/* @value is set before @taken reads true: pairs with lwnfs_read_rest() */
+	smp_store_release(&lf->taken, true);
+	iocb->ki_pos = copied;
+	return copied;
 }
 
 /*
@@ -278,12 +237,15 @@ static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	return count;
 }
 
-/* No FMODE_NOWAIT: io_uring's reads and writes run in its own threads. */
+/*
+ * No FMODE_NOWAIT: io_uring's reads and writes run in its own threads.
+ * No ->read beside ->read_iter, which /dev/zero has for a faster read(2):
+ * kernel_read() refuses a file with both, and execve(2) with it.
+ */
 static const struct file_operations lwnfs_counter_fops = {
 	.owner		= THIS_MODULE,
 	.open		= lwnfs_open,
 	.release	= lwnfs_release,
-	.read		= lwnfs_read,
 	.read_iter	= lwnfs_read_iter,
 	.write_iter	= lwnfs_write_iter,
 	.splice_read	= copy_splice_read,

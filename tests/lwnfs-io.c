@@ -6,6 +6,7 @@
  *        lwnfs-io splice FILE
  *        lwnfs-io sendfile FILE
  *        lwnfs-io fsync FILE
+ *        lwnfs-io exec FILE
  *        lwnfs-io uring THREADS COUNT FILE
  *
  * readv: one readv(2) at position 0 into buffers of 1, 2 and 29 bytes.
@@ -13,6 +14,9 @@
  * sendfile: one sendfile(2) of up to 64 bytes from FILE into a pipe.
  * Each prints what arrived.  fsync: fsync(2) and fdatasync(2) on FILE
  * open for reading and for writing; prints "ok" or the first error.
+ * exec: execve(2) of FILE, whose first bytes the kernel reads with
+ * kernel_read() to find its format; prints "ENOEXEC" when it found none,
+ * else what execve(2) failed with (it does not return on success).
  * uring: THREADS threads, each with an io_uring of its own (raw system
  * calls, no liburing), submit COUNT reads of FILE at position 0 each,
  * up to 32 in flight; every value read is printed, one per line.
@@ -123,6 +127,15 @@ static void do_fsync(void)
 		close(fd);
 	}
 	puts("ok");
+}
+
+static void do_exec(void)
+{
+	char *const argv[] = { (char *)path, NULL };
+	static char *const envp[] = { NULL };
+
+	execve(path, argv, envp);
+	puts(errno == ENOEXEC ? "ENOEXEC" : strerror(errno));
 }
 
 /* One io_uring, mapped: just what reads at position 0 need. */
@@ -266,6 +279,8 @@ int main(int argc, char **argv)
 			do_pipe(1);
 		else if (!strcmp(cmd, "fsync"))
 			do_fsync();
+		else if (!strcmp(cmd, "exec"))
+			do_exec();
 		else
 			goto usage;
 	} else if (argc == 5 && !strcmp(cmd, "uring")) {
@@ -282,7 +297,7 @@ int main(int argc, char **argv)
 		die("stdout");
 	return 0;
 usage:
-	fprintf(stderr, "usage: lwnfs-io readv|splice|sendfile|fsync FILE\n"
+	fprintf(stderr, "usage: lwnfs-io readv|splice|sendfile|fsync|exec FILE\n"
 		"       lwnfs-io uring THREADS COUNT FILE (THREADS: 1 to 64)\n");
 	return 2;
 }
