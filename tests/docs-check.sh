@@ -57,7 +57,6 @@ declare -A NAMES=(
 	[simple_strtol]="2002: the write's parser, before kstrtos64()"
 	[simple_dir_inode_operations]="2002: the article's directory operations"
 	# What the kernel does for lwnfs, named for what it does.
-	[kernel_read]="a kernel caller of ->read_iter, named for what it needs"
 	[CAP_FSETID]="the capability inode_init_owner() checks for lwnfs"
 	# Kernel configuration: what a kernel built so does.
 	[CONFIG_*]="kernel configuration options, named for their effect"
