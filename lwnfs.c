@@ -240,7 +240,7 @@ static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 /*
  * No FMODE_NOWAIT: io_uring's reads and writes run in its own threads.
  * No ->read beside ->read_iter, which /dev/zero has for a faster read(2):
- * kernel_read() refuses a file with both, and execve(2) with it.
+ * kernel_read() refuses a file with both, failing execve(2) of a counter.
  */
 static const struct file_operations lwnfs_counter_fops = {
 	.owner		= THIS_MODULE,

@@ -133,8 +133,9 @@ teardown() {
 	[ "$(cat "$C")" = 4294977296 ]
 }
 
-# preadv(2) goes through ->read_iter, pread(2) through ->read: the same
-# race on the other path, where a lost race must take its copy back.
+# pread(2) reaches ->read_iter as one user buffer, preadv(2) as two
+# segments: a read that lost the race must take its copy back across the
+# segments' boundary (iov_iter_revert()) before it copies the new value.
 @test "threads sharing one fd with preadv(2) into two buffers: never the same value (4 x 5000)" {
 	echo 99990000 >"$C"
 	"$READER" -v -t 4 -n 5000 "$C" >/tmp/values

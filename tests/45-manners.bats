@@ -167,14 +167,15 @@ memcg_group() {
 # execve(2) reads a file's first bytes with kernel_read(), which refuses
 # a file that has ->read beside ->read_iter ("kernel read not supported":
 # EINVAL); lwnfs's counters have ->read_iter alone, so the kernel reads a
-# value, finds no format in "70\n", and execve(2) fails with ENOEXEC.
+# value, finds no format in "7000", and execve(2) fails with ENOEXEC (4
+# printable bytes: no request_module() for a binfmt handler either).
 @test "execve(2) of an executable counter reads it with kernel_read(): ENOEXEC, one value taken" {
-	echo 70 >"$MNT/prog"
+	echo 7000 >"$MNT/prog"
 	chmod 755 "$MNT/prog"
 	run "$IO" exec "$MNT/prog"
 	[ "$status" = 0 ]
 	[ "$output" = ENOEXEC ]
-	[ "$(cat "$MNT/prog")" = 71 ]
+	[ "$(cat "$MNT/prog")" = 7001 ]
 }
 
 @test "io_uring reads from 4 submitters: 2000 values, distinct and contiguous" {

@@ -9,7 +9,8 @@
  * By default all threads share one open file and take values with
  * pread(fd, buf, 32, 0); with -o each value is an open, read and close.
  * With -v each read is a preadv(2) into two buffers, 3 bytes and 28,
- * which lwnfs serves through ->read_iter rather than ->read.
+ * so that a value's text spans both (the kernel's iterator has two
+ * segments, where a pread's has one buffer).
  * Exits non-zero if a read fails or returns anything but "<number>\n".
  *
  * With -e, one pread(fd, buf, 32, 0) into the last ROOM bytes of a
@@ -138,7 +139,8 @@ int main(int argc, char **argv)
 			goto usage;
 		}
 	}
-	if (optind != argc - 1 || threads < 1 || threads > 64 || count < 0)
+	if (optind != argc - 1 || threads < 1 || threads > 64 || count < 0 ||
+	    (room && vectored))
 		goto usage;
 	path = argv[optind];
 	if (room) {
