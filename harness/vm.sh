@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/vm.sh [-r ROOT [-w]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS]
+# Usage: harness/vm.sh [-r ROOT [-w [-s]]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS]
 #              [-o DIR] [-a REGEX] [-i] [--] COMMAND...
 #
 # Boot a Debian kernel (default: the distro's) in QEMU, with the host's root
@@ -13,7 +13,11 @@
 # from ROOT, and the current directory and this script must be inside ROOT,
 # where the guest finds them at the same path less ROOT; with -w the guest
 # writes to ROOT itself, no overlay, so that what it installs is there
-# for the next boot (the DKMS-life suites).  The guest's output streams
+# for the next boot (the DKMS-life suites); with -s the guest boots as a
+# Debian machine does, the root's own systemd as PID 1 reading its
+# /etc/fstab, and COMMAND runs once the boot is over, whatever target it
+# reached (from lwnfs-vm.service, which vm.sh puts in ROOT for the boot),
+# and the kernel log checked is the whole boot's.  The guest's output streams
 # here; the kernel log of the run is checked for BUG, WARNING, Oops, leak
 # and "still in use" lines, any of which fails the run.  With -i the guest
 # runs COMMAND and then an interactive shell on this terminal.  With -o,
@@ -28,11 +32,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=harness/settings.sh
 . "$here/settings.sh"
 release='' timeout=$LWNFS_TOOL_TIMEOUT interactive=0 outdir='' kernel='' modroot='' root='' own_modules=''
-allowed='^$' writable=''
-while getopts r:wk:K:M:t:o:a:i opt; do
+allowed='^$' writable='' systemd=''
+while getopts r:wsk:K:M:t:o:a:i opt; do
 	case $opt in
 	r) root=$(cd "$OPTARG" && pwd) ;;
 	w) writable=1 ;;
+	s) systemd=1 ;;
 	k) release=$OPTARG ;;
 	K) kernel=$OPTARG ;;
 	M) modroot=$OPTARG own_modules=1 ;;
@@ -46,13 +51,16 @@ while getopts r:wk:K:M:t:o:a:i opt; do
 			exit 2
 		fi ;;
 	i) interactive=1 ;;
-	*) echo "usage: vm.sh [-r ROOT [-w]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS] [-o DIR] [-a REGEX] [-i] [--] COMMAND..." >&2; exit 2 ;;
+	*) echo "usage: vm.sh [-r ROOT [-w [-s]]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS] [-o DIR] [-a REGEX] [-i] [--] COMMAND..." >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ $# -gt 0 ] || { echo "vm: no command given" >&2; exit 2; }
 # Never the host's own root.
 [ -z "$writable" ] || [ -n "$root" ] || { echo "vm: -w needs -r ROOT" >&2; exit 2; }
+# The unit goes into the root, and the boot changes it: only a root
+# written through.
+[ -z "$systemd" ] || [ -n "$writable" ] || { echo "vm: -s needs -r ROOT -w" >&2; exit 2; }
 cwd=$PWD init=$here/guest/init.sh
 if [ -n "$root" ]; then
 	# The guest sees ROOT as /: translate the paths it is handed.
@@ -134,7 +142,33 @@ command -v "${machine[0]}" >/dev/null || {
 }
 
 results=$(mktemp -d)
-trap 'rm -rf "$results"' EXIT
+units=()
+trap 'rm -rf "$results" "${units[@]}"' EXIT
+# -s: the root's own init, and a unit that runs booted.sh once systemd
+# has started it, wanted by the targets a boot can end in.  It stays
+# through the isolation into emergency.target; started as a simple
+# service, the boot's jobs can finish while it waits for them.
+if [ -n "$systemd" ]; then
+	init=/sbin/init
+	unit=$root/etc/systemd/system/lwnfs-vm.service
+	units=("$unit")
+	cat >"$unit" <<UNIT
+# Put here by harness/vm.sh -s for one boot; removed after it.
+[Unit]
+Description=lwnfs test command (harness/vm.sh -s)
+DefaultDependencies=no
+IgnoreOnIsolate=yes
+
+[Service]
+Type=simple
+ExecStart=/${here#"$root"/}/guest/booted.sh
+UNIT
+	for target in multi-user emergency rescue; do
+		mkdir -p "$root/etc/systemd/system/$target.target.wants"
+		ln -sf ../lwnfs-vm.service "$root/etc/systemd/system/$target.target.wants/"
+		units+=("$root/etc/systemd/system/$target.target.wants/lwnfs-vm.service")
+	done
+fi
 printf '%s\n' "$cwd" >"$results/cwd"
 printf '%q ' "$@" >"$results/cmd"
 # LWNFS_* settings reach the command in the guest.

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Stage 2 of the guest (PID 1 after switch_root): mount the pseudo
-# filesystems, run the command vm.sh left in the results share, hand back
-# its status, output and kernel log, and power off.
+# filesystems and the results share, then become command.sh, which runs
+# the command vm.sh left there and powers off.
 set -euo pipefail
 
 mount -t proc proc /proc
@@ -28,33 +28,8 @@ case $cwd/ in
 *) mount -t tmpfs tmpfs /tmp ;;
 esac
 hostname lwnfs-vm
-export HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
-export TERM=${TERM:-linux} LWNFS_OUT=/run/results/out
-
-# shellcheck source=/dev/null
-. "$r/env"
 if [ -e "$r/modules" ]; then	# a kernel built here: its modules
 	mkdir -p "/lib/modules/$(uname -r)"
 	mount --bind "$(cat "$r/modules")" "/lib/modules/$(uname -r)"
 fi
-kmsg=$(dirname "$0")/kmsg.pl
-cd "$cwd"
-# The run's kernel log starts at this record; boot messages are not ours.
-seq=0
-seq=$(perl "$kmsg" mark "lwnfs-vm: command starts" 2>"$r/dmesg-lost") ||
-	echo "kmsg.pl mark: status $?" >>"$r/dmesg-lost"
-rc=0
-bash "$r/cmd" >"$r/output" 2>&1 </dev/null || rc=$?
-if [ -e "$r/interactive" ]; then
-	cat "$r/output" >/dev/console
-	tty=$(sed -n 's/.*console=\([^ ]*\).*/\1/p' /proc/cmdline)
-	setsid -c bash -i <"/dev/$tty" >"/dev/$tty" 2>&1 || true
-fi
-# All the run logged, or a word that it cannot be had (the ring wrapped
-# past its first record), which vm.sh counts as a failure.
-perl "$kmsg" since "$seq" >"$r/dmesg" 2>>"$r/dmesg-lost" ||
-	echo "kmsg.pl since $seq: status $?" >>"$r/dmesg-lost"
-echo "$rc" >"$r/rc"
-sync
-echo o >/proc/sysrq-trigger
-sleep 10
+exec "$(dirname "$0")/command.sh"
