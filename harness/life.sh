@@ -4,21 +4,31 @@
 # Usage: harness/life.sh RELEASE...    (bookworm, trixie)
 #
 # make check-life: the life of the lwnfs-dkms package on a Debian user's
-# machine, for each RELEASE, in two guests that write to one root, a
+# machine, for each RELEASE, in three guests that write to one root, a
 # fresh copy of RELEASE's life root (root.sh RELEASE-life: its kernel
-# image without headers, and an offline archive of what apt installs):
+# image without headers, systemd, and an offline archive of what apt
+# installs), whose /etc/fstab gets the line README.md and lwnfs.5 give:
+#  - a boot as the machine boots, the release's systemd as PID 1, on the
+#    release's kernel with no lwnfs for it
+#    (tests/life/00-boot-without-lwnfs.bats): the fstab line must not
+#    stop the boot;
 #  - first boot, on the release's kernel (tests/life/10-first-kernel.bats):
 #    make without headers; the package installed without headers, then
 #    the headers; an upgrade of the package to a higher version, built
 #    here from this tree and not committed, while lwnfs is mounted and a
-#    file open; the downgrade back; then a kernel upgrade with apt, the
-#    release's backports kernel, image and headers;
-#  - second boot, on that new kernel, the same root
-#    (tests/life/20-new-kernel.bats): what DKMS built for it on its own,
-#    modprobe, mount, an fstab line; Debian's own autopkgtest of the
-#    package (autodep8's dkms test); a purge that leaves nothing.
-# LWNFS_LIFE_BREAK breaks both packages, to see the suites fail against
-# a broken one: no-autoinstall builds them without AUTOINSTALL (no build
+#    file open; the downgrade back; a kernel upgrade with apt, the
+#    release's backports kernel, image and headers; a third kernel, the
+#    release's cloud flavour, the package installed again with three
+#    kernels, then that kernel removed;
+#  - second boot, under systemd again, on the backports kernel, the same
+#    root (tests/life/20-new-kernel.bats): lwnfs mounted from /etc/fstab
+#    at boot; what DKMS built for the kernel on its own, modprobe, mount;
+#    Debian's autopkgtest of the package (autodep8's dkms test and the
+#    package's own); a purge that leaves nothing.
+# LWNFS_LIFE_BREAK breaks the machine or both packages, to see the suites
+# fail against a broken one: fstab-defaults gives /etc/fstab the line
+# with "defaults" in place of the documented options (a boot that stops
+# in the emergency target); no-autoinstall builds them without AUTOINSTALL (no build
 # for headers installed later, nor for a new kernel); keep-old gives them
 # a prerm that does nothing (an upgrade or a downgrade leaves the old
 # version in DKMS); no-dkms-depends drops dkms from their Depends (what
@@ -63,7 +73,7 @@ package() {
 	case ${LWNFS_LIFE_BREAK:-} in
 	'') ;;
 	no-autoinstall) sed -i '/^AUTOINSTALL=/d' "$tmp/src/dkms.conf" ;;
-	keep-old | no-dkms-depends) ;;
+	keep-old | no-dkms-depends | fstab-defaults) ;;
 	*) echo "life: unknown LWNFS_LIFE_BREAK=$LWNFS_LIFE_BREAK" >&2; exit 2 ;;
 	esac
 	"$tmp/src/scripts/build-deb.sh" "$out" >/dev/null
@@ -92,11 +102,22 @@ package "$version" "$PWD/build/life/deb"
 package "$next" "$PWD/build/life/deb-next"
 
 total_passed=0 total_failed=0 total_skipped=0
-# boot ROOT RELEASE SUITE LOG: one guest on ROOT's kernel RELEASE running
-# the bats SUITE, written through to ROOT; adds up its TAP.
+# The line README.md and lwnfs.5 give for /etc/fstab: the same in both.
+fstab=$(grep -E '^lwnfs +/lwnfs +lwnfs ' README.md)
+if [ "$(wc -l <<<"$fstab")" != 1 ] || [ "$fstab" != "$(grep -E '^lwnfs +/lwnfs +lwnfs ' lwnfs.5)" ]; then
+	echo "life: README.md and lwnfs.5 do not give one and the same /etc/fstab line for /lwnfs" >&2
+	exit 1
+fi
+[ "${LWNFS_LIFE_BREAK:-}" != fstab-defaults ] || fstab=$(awk '{ $4 = "defaults"; print }' <<<"$fstab")
+
+# boot [-s] ROOT RELEASE SUITE LOG: one guest on ROOT's kernel RELEASE
+# running the bats SUITE, written through to ROOT (-s: booted by the
+# root's own systemd); adds up its TAP.
 boot() {
+	local systemd=()
+	[ "$1" != -s ] || { systemd=(-s); shift; }
 	local root=$1 release=$2 suite=$3 log=$4 rc=0 p f s
-	(cd "$root/srv/lwnfs" && LWNFS_NEXT_VERSION=$next harness/vm.sh -r "$root" -w \
+	(cd "$root/srv/lwnfs" && LWNFS_NEXT_VERSION=$next harness/vm.sh -r "$root" -w "${systemd[@]}" \
 		-k "$release" -t "$LWNFS_LIFE_TIMEOUT" -- bats --tap --timing \
 		${LWNFS_LIFE_FILTER:+--filter "$LWNFS_LIFE_FILTER"} "$suite") |
 		tee "$log" || rc=${PIPESTATUS[0]}
@@ -127,7 +148,10 @@ for name; do
 	lwnfs_copy_tree "$root" /srv/lwnfs
 	mkdir -p "$root/srv/lwnfs/build"
 	cp -r build/life/deb build/life/deb-next "$root/srv/lwnfs/build/"
+	printf '%s\n' "$fstab" >>"$root/etc/fstab"
 
+	echo "life: $name: a boot under systemd, $first, no lwnfs: /etc/fstab has '$fstab'"
+	boot -s "$root" "$first" tests/life/00-boot-without-lwnfs.bats "$logs/$name-boot.log" || continue
 	echo "life: $name: first boot, $first"
 	boot "$root" "$first" tests/life/10-first-kernel.bats "$logs/$name-first.log" || continue
 	second=''
@@ -141,8 +165,8 @@ for name; do
 		total_failed=$((total_failed + 1))
 		continue
 	fi
-	echo "life: $name: second boot, $second"
-	boot "$root" "$second" tests/life/20-new-kernel.bats "$logs/$name-second.log" || true
+	echo "life: $name: second boot, under systemd, $second"
+	boot -s "$root" "$second" tests/life/20-new-kernel.bats "$logs/$name-second.log" || true
 done
 
 echo "$total_passed passed, $total_failed failed, $total_skipped skipped"

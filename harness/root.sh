@@ -66,9 +66,10 @@ bookworm-i386) suite=bookworm arch=i386 flavour=686-pae ;;
 # (and root-build.sh its compiler) under qemu-user through binfmt_misc.
 bookworm-arm64 | trixie-arm64) suite=${name%-arm64} arch=arm64 flavour=arm64 ;;
 bookworm-armhf) suite=bookworm arch=armhf flavour=armmp-lpae ;;
-# (archive: what the life tests install besides the kernels)
+# (archive: what the life tests install besides the backports kernel: a
+# third kernel, the release's cloud flavour, and what autopkgtest needs)
 bookworm-life | trixie-life) suite=${name%-life} life=${name%-life}-backports
-	archive="dctrl-tools linux-doc" ;;
+	archive="dctrl-tools linux-doc linux-image-cloud-amd64 linux-headers-cloud-amd64" ;;
 # amd64 roots with cross compilers and foreign headers (cross-build.sh).
 bookworm-cross) suite=bookworm gcc=12 foreign="arm64:arm64 armhf:armmp-lpae i386:686-pae" ;;
 trixie-cross) suite=trixie gcc=14 foreign=arm64:arm64 ;;
@@ -158,9 +159,15 @@ pkgs+=,busybox-static,xz-utils,zstd,dkms
 # sid's lintian, the newest, checks the package (scripts/lint-package.sh).
 [ "$name" != sid ] || pkgs+=,lintian
 # A life root: no headers (the tests install them), Debian's autopkgtest,
-# and the archive of what they install.
+# the archive of what they install, and what a Debian machine boots with
+# (systemd as PID 1, udev, D-Bus), for the boots that read /etc/fstab.
 if [ -n "$life" ]; then
 	pkgs=${pkgs/,linux-headers-$flavour/},apt-utils,autopkgtest,autodep8,dpkg-dev
+	pkgs+=,systemd-sysv,udev,dbus
+	# A machine ID, as an installed machine has: with none, systemd takes
+	# the boot for a first boot (ConditionFirstBoot).
+	# shellcheck disable=SC2016 # mmdebstrap's shell expands $1
+	opts+=(--customize-hook='chroot "$1" systemd-machine-id-setup')
 	# shellcheck disable=SC2016 # mmdebstrap's shell expands $1
 	opts+=(--customize-hook="$(printf %q "$here/life-archive.sh")"' "$1" '"$life $archive"
 		--skip=cleanup/apt/lists)

@@ -3,8 +3,9 @@
 # The life of lwnfs-dkms, first boot (harness/life.sh): a Debian machine
 # running its release's kernel, with no headers for it.  The tests run in
 # order and share the machine: each starts where the one before left it.
-# The last installs a newer kernel for the second boot
-# (20-new-kernel.bats).  apt installs from the root's offline archive.
+# They install a newer kernel for the second boot (20-new-kernel.bats),
+# and a third one, which they remove again.  apt installs from the root's
+# offline archive.
 
 load ../helpers
 
@@ -117,7 +118,79 @@ versions() {
 	dkms status -m lwnfs -v "$VERSION" -k "$new" | grep -q ': installed'
 	compgen -G "/lib/modules/$new/updates/dkms/lwnfs.ko*"
 	[ "$(modinfo -k "$new" -F version lwnfs)" = "$VERSION" ]
-	# For the second boot: lwnfs mounted from /etc/fstab.
-	echo "lwnfs  /mnt/lwnfs  lwnfs  defaults  0  0" >>/etc/fstab
-	mkdir -p /mnt/lwnfs
+}
+
+# kernel_like GLOB: the one installed kernel whose release matches GLOB.
+kernel_like() {
+	local image found=()
+	for image in /boot/vmlinuz-$1; do
+		[ -e "$image" ] && found+=("${image#/boot/vmlinuz-}")
+	done
+	[ "${#found[@]}" = 1 ] || { echo "kernels like $1: ${found[*]:-none}" >&2; return 1; }
+	echo "${found[0]}"
+}
+
+# built_for: the kernels DKMS has lwnfs $VERSION installed for, sorted.
+built_for() {
+	local k
+	for k in $(kernels); do
+		! dkms status -m lwnfs -v "$VERSION" -k "$k" | grep -q ': installed' || echo "$k"
+	done
+}
+
+# kernels: every installed kernel's release, sorted.
+kernels() {
+	local image
+	for image in /boot/vmlinuz-*; do
+		echo "${image#/boot/vmlinuz-}"
+	done | sort
+}
+
+@test "a third kernel, the release's cloud flavour, from apt: its hooks build lwnfs for it" {
+	local cloud
+	run apt-get install -y linux-image-cloud-amd64 linux-headers-cloud-amd64
+	echo "$output"
+	[ "$status" = 0 ]
+	cloud=$(kernel_like '*-cloud-amd64')
+	kernels
+	[ "$(kernels | wc -l)" = 3 ]
+	dkms status -m lwnfs -v "$VERSION" -k "$cloud" | grep -q ': installed'
+}
+
+@test "three kernels: installing the package builds for the running kernel and the newest only" {
+	local cloud newest
+	cloud=$(kernel_like '*-cloud-amd64')
+	newest=$(kernels | grep -vx -e "$(uname -r)" -e "$cloud")
+	dpkg --purge lwnfs-dkms
+	[ -z "$(built_for)" ]
+	run dpkg -i "$DEB"
+	echo "$output"
+	[ "$status" = 0 ]
+	echo "built for: $(built_for | tr '\n' ' ')"
+	# dkms's common.postinst, unless autoinstall_all_kernels is set:
+	# the running kernel and the newest; the third gets nothing.
+	[ "$(built_for)" = "$(printf '%s\n' "$(uname -r)" "$newest" | sort)" ]
+	run ! compgen -G "/lib/modules/$cloud/updates/dkms/lwnfs.ko*"
+}
+
+@test "three kernels: dkms autoinstall -k gives the third its build" {
+	local cloud
+	cloud=$(kernel_like '*-cloud-amd64')
+	dkms autoinstall -k "$cloud"
+	[ "$(built_for)" = "$(kernels)" ]
+	[ "$(modinfo -k "$cloud" -F version lwnfs)" = "$VERSION" ]
+}
+
+@test "a kernel removed with apt leaves no DKMS entry and no module directory behind" {
+	local cloud
+	cloud=$(kernel_like '*-cloud-amd64')
+	run apt-get purge -y linux-image-cloud-amd64 linux-headers-cloud-amd64 \
+		"linux-image-$cloud" "linux-headers-$cloud"
+	echo "$output"
+	[ "$status" = 0 ]
+	[ "$(kernels | wc -l)" = 2 ]
+	[ -z "$(dkms status -m lwnfs -k "$cloud")" ]
+	run ! compgen -G "/var/lib/dkms/lwnfs/*/$cloud"
+	[ ! -e "/lib/modules/$cloud" ]
+	[ "$(built_for)" = "$(kernels)" ]
 }
