@@ -145,6 +145,9 @@ for name; do
 	mkdir -p "$root"
 	cp -a "$pristine/." "$root/"
 	first=$(lwnfs_root_release "$root")
+	# A machine ID, as an installed machine has (mmdebstrap leaves the
+	# file empty, for images): else systemd's boots are first boots.
+	chroot "$root" systemd-machine-id-setup
 	lwnfs_copy_tree "$root" /srv/lwnfs
 	mkdir -p "$root/srv/lwnfs/build"
 	cp -r build/life/deb build/life/deb-next "$root/srv/lwnfs/build/"

@@ -164,10 +164,6 @@ pkgs+=,busybox-static,xz-utils,zstd,dkms
 if [ -n "$life" ]; then
 	pkgs=${pkgs/,linux-headers-$flavour/},apt-utils,autopkgtest,autodep8,dpkg-dev
 	pkgs+=,systemd-sysv,udev,dbus
-	# A machine ID, as an installed machine has: with none, systemd takes
-	# the boot for a first boot (ConditionFirstBoot).
-	# shellcheck disable=SC2016 # mmdebstrap's shell expands $1
-	opts+=(--customize-hook='chroot "$1" systemd-machine-id-setup')
 	# shellcheck disable=SC2016 # mmdebstrap's shell expands $1
 	opts+=(--customize-hook="$(printf %q "$here/life-archive.sh")"' "$1" '"$life $archive"
 		--skip=cleanup/apt/lists)

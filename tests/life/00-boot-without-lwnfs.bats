@@ -17,6 +17,8 @@ load ../helpers
 	state=$(systemctl is-system-running) || :
 	failed=$(systemctl list-units --state=failed --plain --no-legend | awk '{ print $1 }')
 	echo "is-system-running: $state; failed units: ${failed:-none}"
+	echo "multi-user.target, local-fs.target, emergency.target:" \
+		"$(systemctl is-active multi-user.target local-fs.target emergency.target | tr '\n' ' ')"
 	systemctl status --no-pager lwnfs.mount || :
 	# The boot went on (nofail: local-fs.target only wants the mount)...
 	[ "$(systemctl is-active multi-user.target)" = active ]
