@@ -39,7 +39,7 @@ MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
 DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/lwnfs
 
 .PHONY: all modules test-programs test-modules clean install uninstall dkms-install dkms-remove deb \
-	demo vm check check-all check-life check-debug mutants mutants-kcsan bench bench-scale lint fuzz stress help
+	demo vm check check-all check-life check-secureboot check-debug mutants mutants-kcsan bench bench-scale lint fuzz stress help
 
 all: modules
 
@@ -129,13 +129,18 @@ check:
 LIFE ?= bookworm trixie
 
 # KERNELS="bullseye sid" make check-all runs a part of the matrix; the
-# DKMS-life suites follow, whatever the matrix found.
+# DKMS-life suites and the signature-enforcing guests follow, whatever
+# the matrix found.
 check-all:
 	@status=0; harness/matrix.sh || status=1; \
-		harness/life.sh $(LIFE) || status=1; exit $$status
+		harness/life.sh $(LIFE) || status=1; \
+		harness/secureboot.sh || status=1; exit $$status
 
 check-life:
 	harness/life.sh $(LIFE)
+
+check-secureboot:
+	harness/secureboot.sh
 
 check-debug:
 	harness/check-debug.sh
@@ -184,7 +189,8 @@ help:
 	@echo 'make vm        the same, then an interactive shell in the guest'
 	@echo 'make check     build, then run the test suite in a QEMU guest'
 	@echo 'make check-all build and test on every Debian release'"'"'s own kernel, then check-life'
-	@echo 'make check-life  lwnfs-dkms through kernel and package upgrades, no headers, autopkgtest'
+	@echo 'make check-life  lwnfs-dkms through kernel and package upgrades, no headers, boots under systemd, autopkgtest'
+	@echo 'make check-secureboot  lwnfs refused, unsigned or signed with an untrusted key, by kernels that enforce signatures'
 	@echo 'make check-debug  suite, fuzz, stress, fault injection on a KASAN kernel; suite, stress, races on KCSAN'
 	@echo 'make mutants   run the module'"'"'s suites on each mutant of lwnfs.c in tests/mutants, then the racing ones'
 	@echo 'make mutants-kcsan  the racing mutants under harness/guest/race.sh on the KCSAN kernel'

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Usage: harness/vm.sh [-r ROOT [-w [-s]]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS]
-#              [-o DIR] [-a REGEX] [-i] [--] COMMAND...
+#              [-o DIR] [-a REGEX] [-A PARAMS] [-i] [--] COMMAND...
 #
 # Boot a Debian kernel (default: the distro's) in QEMU, with the host's root
 # shared read-only over 9p under a tmpfs overlay, run COMMAND as root in the
@@ -25,15 +25,16 @@
 # -K and -M boot a kernel built here: its image, and the directory its
 # modules were installed into (INSTALL_MOD_PATH), which the guest sees as
 # its /lib/modules.  -a REGEX: kernel-log lines that match it are not
-# problems, for a COMMAND that checks those reports itself.
+# problems, for a COMMAND that checks those reports itself.  -A PARAMS:
+# more kernel parameters (module.sig_enforce=1, lockdown=integrity).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=harness/settings.sh
 . "$here/settings.sh"
 release='' timeout=$LWNFS_TOOL_TIMEOUT interactive=0 outdir='' kernel='' modroot='' root='' own_modules=''
-allowed='^$' writable='' systemd=''
-while getopts r:wsk:K:M:t:o:a:i opt; do
+allowed='^$' writable='' systemd='' params=''
+while getopts r:wsk:K:M:t:o:a:A:i opt; do
 	case $opt in
 	r) root=$(cd "$OPTARG" && pwd) ;;
 	w) writable=1 ;;
@@ -50,8 +51,9 @@ while getopts r:wsk:K:M:t:o:a:i opt; do
 			echo "vm: -a needs a valid, non-empty extended regex" >&2
 			exit 2
 		fi ;;
+	A) params=$OPTARG ;;
 	i) interactive=1 ;;
-	*) echo "usage: vm.sh [-r ROOT [-w [-s]]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS] [-o DIR] [-a REGEX] [-i] [--] COMMAND..." >&2; exit 2 ;;
+	*) echo "usage: vm.sh [-r ROOT [-w [-s]]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS] [-o DIR] [-a REGEX] [-A PARAMS] [-i] [--] COMMAND..." >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -185,7 +187,7 @@ ro=,readonly=on
 # A ring of 8 MiB holds what the longest runs log (the guest checks
 # that it still holds the run's first record).
 append="console=$console panic_on_warn=1 oops=panic panic=-1 loglevel=4 log_buf_len=8M"
-append+=" lwnfs_init=$init lwnfs_accel=$accel_name${writable:+ lwnfs_rw=1}"
+append+=" lwnfs_init=$init lwnfs_accel=$accel_name${writable:+ lwnfs_rw=1}${params:+ $params}"
 # Under TCG the vCPUs' TSCs are not in sync, so the kernel falls back to
 # the HPET, an emulated device read on every clock read: with the TSC,
 # forking and exec'ing (what bats does all day) take a third less time.

@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: harness/secureboot.sh
+#
+# make check-secureboot: what a user meets whose kernel enforces module
+# signatures, as a machine booted with Secure Boot does, on the distro's
+# kernel, in two guests: one booted with module.sig_enforce=1
+# (tests/secureboot/10-sig-enforce.bats), one with lockdown=integrity
+# (20-lockdown.bats), the mode Debian's kernel puts itself in when it
+# boots under Secure Boot (CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT).  Each
+# gets lwnfs.ko as make builds it, unsigned, and a copy signed with a key
+# made here that no kernel trusts (sign-file, from the kernel's headers),
+# in build/secureboot/.
+# LWNFS_SECUREBOOT_BREAK=no-enforcement boots both guests without the
+# parameter, to see the tests fail when the module loads.
+# Prints the TAP of both guests and a closing "N passed, N failed, N
+# skipped" line; exits non-zero when a test fails or a guest does not
+# finish.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+# shellcheck source=harness/settings.sh
+. harness/settings.sh
+harness/deps.sh
+release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
+case ${LWNFS_SECUREBOOT_BREAK:-} in
+'' | no-enforcement) ;;
+*) echo "secureboot: unknown LWNFS_SECUREBOOT_BREAK=$LWNFS_SECUREBOOT_BREAK" >&2; exit 2 ;;
+esac
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+make --no-print-directory KERNELRELEASE="$release" modules >"$log" 2>&1 || {
+	cat "$log" >&2
+	echo "secureboot: the build failed" >&2
+	exit 1
+}
+dir=build/secureboot
+rm -rf "$dir"
+mkdir -p "$dir"
+openssl req -new -x509 -newkey rsa:2048 -nodes -days 2 -sha256 \
+	-subj "/CN=lwnfs test key, trusted by no kernel/" \
+	-keyout "$dir/key.pem" -outform DER -out "$dir/cert.der" 2>"$log" || {
+	cat "$log" >&2
+	echo "secureboot: openssl could not make the key" >&2
+	exit 1
+}
+cp lwnfs.ko "$dir/lwnfs-unsigned.ko"
+cp lwnfs.ko "$dir/lwnfs-untrusted.ko"
+"/lib/modules/$release/build/scripts/sign-file" sha256 "$dir/key.pem" "$dir/cert.der" \
+	"$dir/lwnfs-untrusted.ko"
+
+passed=0 failed=0 skipped=0 status=0
+for run in "10-sig-enforce module.sig_enforce=1" "20-lockdown lockdown=integrity"; do
+	suite=${run%% *} params=${run#* } rc=0
+	[ -z "${LWNFS_SECUREBOOT_BREAK:-}" ] || params=''
+	echo "secureboot: $suite, booted with '${params:-nothing more}'"
+	harness/vm.sh -k "$release" ${params:+-A "$params"} -- \
+		bats --tap --timing "tests/secureboot/$suite.bats" | tee "$log" || rc=${PIPESTATUS[0]}
+	read -r p f s < <(harness/tap-count.sh "$log" "$rc")
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	[ "$rc" = 0 ] || status=1
+done
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$status" = 0 ] && [ "$failed" = 0 ] && [ "$passed" -gt 0 ]

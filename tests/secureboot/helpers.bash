@@ -1,0 +1,63 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # SB is for the bats files
+#
+# Shared by tests/secureboot/*.bats (harness/secureboot.sh): lwnfs.ko as
+# make builds it, unsigned, and a copy signed with a key no kernel trusts,
+# in build/secureboot/.
+
+load ../helpers
+
+SB=$TREE/build/secureboot
+
+# nothing_loaded: no lwnfs module, filesystem type or mount.
+nothing_loaded() {
+	[ ! -e /sys/module/lwnfs ]
+	run ! grep -qw lwnfs /proc/modules
+	run ! grep -qw lwnfs /proc/filesystems
+	run ! grep -qw lwnfs /proc/mounts
+}
+
+# refused KO ERROR KLOG: insmod KO fails with ERROR, the kernel log says
+# KLOG, and nothing of lwnfs is left.
+refused() {
+	klog_mark
+	run insmod "$1"
+	echo "$output"
+	[ "$status" = 1 ]
+	[ "$output" = "insmod: ERROR: could not insert module $1: $2" ]
+	klog_since_mark | grep -F -- "$3"
+	nothing_loaded
+}
+
+# installed_for_modprobe: the unsigned lwnfs.ko where make install puts
+# it, known to modprobe (the guest's root is a throwaway overlay).
+installed_for_modprobe() {
+	install -D -m 644 "$SB/lwnfs-unsigned.ko" "/lib/modules/$(uname -r)/extra/lwnfs.ko"
+	depmod -a "$(uname -r)"
+	[ "$(modinfo -F filename lwnfs)" = "/lib/modules/$(uname -r)/extra/lwnfs.ko" ]
+}
+
+# mount_refused ERROR KLOG: mount -t lwnfs, which has the kernel run
+# modprobe, fails with "unknown filesystem type"; modprobe itself with
+# ERROR; the log says KLOG; nothing is left.
+mount_refused() {
+	mkdir -p "$MNT"
+	klog_mark
+	run mount -t lwnfs lwnfs "$MNT"
+	echo "$output"
+	[ "$status" = 32 ]
+	[[ $output == *"unknown filesystem type 'lwnfs'"* ]]
+	run modprobe lwnfs
+	echo "$output"
+	[ "$status" = 1 ]
+	[ "$output" = "modprobe: ERROR: could not insert 'lwnfs': $1" ]
+	klog_since_mark | grep -F -- "$2"
+	nothing_loaded
+}
+
+setup_file() {
+	[ -f "$SB/lwnfs-unsigned.ko" ] && [ -f "$SB/lwnfs-untrusted.ko" ] || {
+		echo "tests/secureboot: run by harness/secureboot.sh, which signs the copies" >&2
+		return 1
+	}
+}
