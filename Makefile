@@ -28,7 +28,8 @@ SCALE := tests/lwnfs-scale
 PEERS := tests/lwnfs-peers
 
 # The one version string is LWNFS_VERSION in lwnfs.h; dkms.conf and
-# debian/changelog repeat it and tests/50-packaging.bats keeps them equal.
+# debian/changelog repeat it; debian/rules and tests/50-packaging.bats keep
+# them equal.
 VERSION := $(shell sed -n 's/^\#define LWNFS_VERSION[[:space:]]*"\(.*\)"/\1/p' lwnfs.h)
 # What DKMS needs to build the module: the sources of the Debian package too.
 DKMS_FILES := dkms.conf Kbuild conftest.sh lwnfs.c lwnfs.h

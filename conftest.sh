@@ -12,10 +12,16 @@
 # version number.  The one exception is the floor: a kernel older than
 # 5.10 stops the build here with one line saying so.
 #
+# Where a probe does not compile, lwnfs.h supplies the API from its older
+# form, which must compile then: when neither does, the kernel has a form
+# lwnfs does not know, and the build stops here with one line naming the
+# API, rather than with compiler errors in lwnfs.c.
+#
 # To follow an API that moves: add a probe that compiles only with its
-# new form (comment: the release and the mainline commit), use the new
-# form in lwnfs.c, the old one in lwnfs.h under #ifndef LWNFS_HAVE_<PROBE>,
-# and add the probe's row to tests/conftest.expected.
+# new form (comment: the release and the mainline commit) and after it an
+# "older" check of the form lwnfs.h falls back on; use the new form in
+# lwnfs.c, the old one in lwnfs.h under #ifndef LWNFS_HAVE_<PROBE>, and
+# add the probe's row to tests/conftest.expected.
 set -euo pipefail
 
 usage="usage: conftest.sh OUTPUT KERNELRELEASE CC CFLAGS..."
@@ -26,7 +32,7 @@ shift 3
 cflags=("$@" -Wno-error -Werror=incompatible-pointer-types
 	-Werror=implicit-function-declaration -Werror=int-conversion)
 dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
+trap 'rm -rf "$dir" "$out.tmp"' EXIT
 
 # compiles NAME: compile the C on stdin (checked, not turned into code);
 # its log is $dir/NAME.log.
@@ -35,10 +41,16 @@ compiles() {
 	"$cc" "${cflags[@]}" -fsyntax-only "$dir/$1.c" >"$dir/$1.log" 2>&1
 }
 
+# refused NAME: the compiler refused NAME's C with an error at a line of
+# it, rather than dying (killed when out of memory, an internal error).
+refused() {
+	grep -q -E '^[^ ]+:[0-9]+:[0-9]+: error: ' "$dir/$1.log" &&
+		! grep -q -E 'fatal error|internal compiler error' "$dir/$1.log"
+}
+
 # probe NAME: LWNFS_HAVE_NAME is defined when the C on stdin compiles
 # after the headers lwnfs.c includes.  A probe that does not compile must
-# say why with an error at a line; a compiler that dies (killed when out
-# of memory, or an internal error) tells nothing about the API, and stops
+# be refused; a compiler that dies tells nothing about the API, and stops
 # the build below rather than choose the old form.  The probes compile
 # side by side, as many at once as there are CPUs: each compiler takes
 # 100 to 150 MB on 7.x's headers, and a 1 GiB machine runs out with ten.
@@ -54,11 +66,22 @@ probe() {
 	{
 		if compiles "$1" <"$dir/$1.in"; then
 			echo "#define LWNFS_HAVE_$1 1" >"$dir/$1.h"
-		elif grep -q -E '^[^ ]+:[0-9]+:[0-9]+: error: ' "$dir/$1.log" &&
-			! grep -q -E 'fatal error|internal compiler error' "$dir/$1.log"; then
+		elif refused "$1"; then
 			echo "/* LWNFS_HAVE_$1: no */" >"$dir/$1.h"
 		fi
 	} &
+}
+
+# older NAME API OLD: the C on stdin compiles only with the form of API
+# that lwnfs.h falls back on when probe NAME does not compile (OLD names
+# that form in the error).  It sees what the probes found (LWNFS_HAVE_*)
+# and defines one thing, lwnfs_probe; it is compiled after the probes,
+# and counts only where NAME's probe failed.
+olders=()
+older() {
+	olders+=("$1")
+	printf '%s\t%s\n' "$2" "$3" >"$dir/$1.api"
+	cat >"$dir/$1.older"
 }
 
 if ! compiles floor <<'EOF'
@@ -97,6 +120,27 @@ int lwnfs_probe(struct mnt_idmap *idmap, struct inode *d,
 		unsigned int f);
 const struct inode_operations lwnfs_probe_iops = { .rename = lwnfs_probe };
 EOF
+# IOP_USERNS and IOP_IDMAP are the newer forms of one API; without
+# either, 5.10's: no namespace first, for the operations and the helpers
+# they call.
+older IOP_IDMAP 'the directory inode operations' \
+	'a struct user_namespace * (5.12) or nothing (5.10) first' <<'EOF'
+#ifndef LWNFS_HAVE_IOP_USERNS
+int lwnfs_probe(const struct inode_operations *iops, struct inode *dir,
+		struct dentry *dentry, struct iattr *attr);
+int lwnfs_probe(const struct inode_operations *iops, struct inode *dir,
+		struct dentry *dentry, struct iattr *attr)
+{
+	inode_init_owner(dir, dir, 0);
+	return iops->create(dir, dentry, 0, false) +
+		iops->mkdir(dir, dentry, 0) +
+		iops->rename(dir, dentry, dir, dentry, 0) +
+		iops->setattr(dentry, attr) +
+		simple_rename(dir, dentry, dir, dentry, 0) +
+		simple_setattr(dentry, attr);
+}
+#endif
+EOF
 
 # 6.5, 33b8a0a8e9d5 "splice: Add a func to do a splice from a buffered
 # file without ITER_PIPE" (copy_splice_read(); generic_file_splice_read()
@@ -104,6 +148,12 @@ EOF
 probe COPY_SPLICE_READ <<'EOF'
 const struct file_operations lwnfs_probe_fops = {
 	.splice_read = copy_splice_read,
+};
+EOF
+older COPY_SPLICE_READ 'copy_splice_read()' \
+	'generic_file_splice_read() of before 6.5' <<'EOF'
+const struct file_operations lwnfs_probe = {
+	.splice_read = generic_file_splice_read,
 };
 EOF
 
@@ -116,6 +166,15 @@ struct timespec64 lwnfs_probe(struct inode *inode)
 	return inode_set_ctime_current(inode);
 }
 EOF
+older INODE_SET_CTIME_CURRENT 'inode_set_ctime_current()' \
+	'i_ctime of before 6.6' <<'EOF'
+struct timespec64 lwnfs_probe(struct inode *inode);
+struct timespec64 lwnfs_probe(struct inode *inode)
+{
+	inode->i_ctime = current_time(inode);
+	return inode->i_ctime;
+}
+EOF
 
 # 6.7, 077c212f0344 "fs: new accessor methods for atime and mtime".
 probe INODE_SET_MTIME_TO_TS <<'EOF'
@@ -125,6 +184,14 @@ struct timespec64 lwnfs_probe(struct inode *inode, struct timespec64 ts)
 	return inode_set_mtime_to_ts(inode, ts);
 }
 EOF
+older INODE_SET_MTIME_TO_TS 'inode_set_mtime_to_ts()' \
+	'i_mtime of before 6.7' <<'EOF'
+void lwnfs_probe(struct inode *inode, struct timespec64 ts);
+void lwnfs_probe(struct inode *inode, struct timespec64 ts)
+{
+	inode->i_mtime = ts;
+}
+EOF
 
 # 6.7, "fs: add a new simple_inode_init_ts helper" (with the accessors).
 probe SIMPLE_INODE_INIT_TS <<'EOF'
@@ -132,6 +199,14 @@ struct timespec64 lwnfs_probe(struct inode *inode);
 struct timespec64 lwnfs_probe(struct inode *inode)
 {
 	return simple_inode_init_ts(inode);
+}
+EOF
+older SIMPLE_INODE_INIT_TS 'simple_inode_init_ts()' \
+	'i_atime of before 6.7' <<'EOF'
+void lwnfs_probe(struct inode *inode, struct timespec64 ts);
+void lwnfs_probe(struct inode *inode, struct timespec64 ts)
+{
+	inode->i_atime = ts;
 }
 EOF
 
@@ -148,6 +223,20 @@ kuid_t lwnfs_probe(struct fs_parse_result *result)
 	return result->uid;
 }
 EOF
+older FSPARAM_UID 'fsparam_uid()' \
+	'fsparam_u32() and make_kuid() of before 6.11' <<'EOF'
+kuid_t lwnfs_probe(struct fs_context *fc, struct fs_parse_result *result);
+kuid_t lwnfs_probe(struct fs_context *fc, struct fs_parse_result *result)
+{
+	static const struct fs_parameter_spec params[] = {
+		fsparam_u32("uid", 0),
+		{}
+	};
+
+	(void)params;
+	return make_kuid(fc->user_ns, result->uint_32);
+}
+EOF
 
 # 6.15, 88d5baf69082 "Change inode_operations.mkdir to return struct
 # dentry *".
@@ -159,6 +248,17 @@ struct dentry *lwnfs_probe(const struct inode_operations *iops)
 			   (umode_t)0);
 }
 EOF
+older IOP_MKDIR_DENTRY '->mkdir()' \
+	'its int result of before 6.15' <<'EOF'
+#if defined(LWNFS_HAVE_IOP_IDMAP) || defined(LWNFS_HAVE_IOP_USERNS)
+int lwnfs_probe(const struct inode_operations *iops);
+int lwnfs_probe(const struct inode_operations *iops)
+{
+	return iops->mkdir(NULL, (struct inode *)NULL, (struct dentry *)NULL,
+			   (umode_t)0);
+}
+#endif
+EOF
 
 # 6.18, f99b3917789d "fs: rename generic_delete_inode() and
 # generic_drop_inode()".
@@ -167,6 +267,14 @@ int lwnfs_probe(struct inode *inode);
 int lwnfs_probe(struct inode *inode)
 {
 	return inode_just_drop(inode);
+}
+EOF
+older INODE_JUST_DROP 'inode_just_drop()' \
+	'generic_delete_inode() of before 6.18' <<'EOF'
+int lwnfs_probe(struct inode *inode);
+int lwnfs_probe(struct inode *inode)
+{
+	return generic_delete_inode(inode);
 }
 EOF
 
@@ -178,6 +286,14 @@ struct dentry *lwnfs_probe(struct dentry *dentry, struct inode *inode);
 struct dentry *lwnfs_probe(struct dentry *dentry, struct inode *inode)
 {
 	return d_make_persistent(dentry, inode);
+}
+EOF
+older D_MAKE_PERSISTENT 'd_make_persistent()' \
+	'kill_litter_super() of before 6.19' <<'EOF'
+void lwnfs_probe(struct super_block *sb);
+void lwnfs_probe(struct super_block *sb)
+{
+	kill_litter_super(sb);
 }
 EOF
 
@@ -192,13 +308,26 @@ int lwnfs_probe(const struct inode_operations *iops)
 			    (umode_t)0);
 }
 EOF
+older IOP_CREATE_NO_EXCL '->create()' \
+	'its bool excl of before 7.3' <<'EOF'
+#if defined(LWNFS_HAVE_IOP_IDMAP) || defined(LWNFS_HAVE_IOP_USERNS)
+int lwnfs_probe(const struct inode_operations *iops);
+int lwnfs_probe(const struct inode_operations *iops)
+{
+	return iops->create(NULL, (struct inode *)NULL, (struct dentry *)NULL,
+			    (umode_t)0, false);
+}
+#endif
+EOF
 wait
+# died NAME: say that the compiler died on NAME's C, and stop.
+died() {
+	echo "lwnfs: error: the compiler failed on probe $1 without an error in it" \
+		"(out of memory?): $(grep -m 1 . "$dir/$1.log")" >&2
+	exit 1
+}
 for name in "${probes[@]}"; do
-	[ -e "$dir/$name.h" ] || {
-		echo "lwnfs: error: the compiler failed on probe $name without an error in it" \
-			"(out of memory?): $(grep -m 1 . "$dir/$name.log")" >&2
-		exit 1
-	}
+	[ -e "$dir/$name.h" ] || died "$name"
 done
 {
 	echo "/* Generated by conftest.sh for Linux $release: do not edit. */"
@@ -206,4 +335,33 @@ done
 		cat "$dir/$name.h"
 	done
 } >"$out.tmp"
+
+# The older forms, in one compile, each under #ifndef LWNFS_HAVE_<PROBE>
+# as in lwnfs.h and its lwnfs_probe named after it; only when that one
+# fails, one at a time, to name the API.
+older_c() {
+	local name
+	printf '#include <linux/%s.h>\n' module fs fs_context fs_parser dcache
+	cat "$out.tmp"
+	for name in "$@"; do
+		printf '#ifndef LWNFS_HAVE_%s\n#define lwnfs_probe lwnfs_older_%s\n' "$name" "$name"
+		cat "$dir/$name.older"
+		printf '#undef lwnfs_probe\n#endif\n'
+	done
+}
+if ! older_c "${olders[@]}" | compiles OLDER; then
+	unknown=0
+	for name in "${olders[@]}"; do
+		! grep -q "^#define LWNFS_HAVE_$name " "$out.tmp" || continue
+		older_c "$name" | compiles "OLDER_$name" && continue
+		refused "OLDER_$name" || died "OLDER_$name"
+		IFS=$'\t' read -r api old <"$dir/$name.api"
+		echo "lwnfs: error: Linux $release has no known form of $api" \
+			"(not the newer one, probe $name, nor $old);" \
+			'see README.md, "Supported kernels"' >&2
+		unknown=1
+	done
+	[ "$unknown" = 1 ] || died OLDER
+	exit 1
+fi
 mv "$out.tmp" "$out"

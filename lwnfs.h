@@ -8,7 +8,9 @@
  * Which kernel has which form is not guessed from its version, which
  * distributions' backports make lie: conftest.sh compiles a probe per API
  * against the headers being built against and defines LWNFS_HAVE_<API>
- * in conftest.h for each form they have.
+ * in conftest.h for each form they have.  Where a probe fails it checks
+ * the older form used below, and stops the build in one line naming the
+ * API when the headers have neither.
  */
 #ifndef _LWNFS_H
 #define _LWNFS_H

@@ -8,7 +8,10 @@
 # bookworm-i386, bookworm-arm64, bookworm-armhf, trixie-arm64) under
 # $LWNFS_CACHE/roots/NAME (default /var/cache/lwnfs): that release's
 # userland, compiler, kernel image and headers, bats and dkms, from
-# Debian's archive with mmdebstrap, for the row's architecture.  An
+# Debian's archive with mmdebstrap, for the row's architecture: the one
+# mmdebstrap chooses, or for the roots that list their suites (bullseye,
+# next) the host's own (settings.sh's lwnfs_mirror and
+# lwnfs_security_mirror read its apt sources).  An
 # arm64 or armhf root runs its programs under qemu-user (binfmt_misc,
 # packages qemu-user-static, binfmt-support and arch-test).
 # bookworm-life and trixie-life are the DKMS-life suites' (tests/life):
@@ -196,10 +199,11 @@ bullseye)
 	opts+=(--aptopt='APT::Default-Release "bullseye"')
 	pkgs+=,bats/bookworm
 	pkgs=${pkgs/,bats,/,}
-	mirrors=("deb http://deb.debian.org/debian bullseye main"
-		"deb http://deb.debian.org/debian bullseye-updates main"
-		"deb http://deb.debian.org/debian-security bullseye-security main"
-		"deb http://deb.debian.org/debian bookworm main") ;;
+	# The archives the host's apt uses (settings.sh).
+	debian=$(lwnfs_mirror)
+	security=$(lwnfs_security_mirror)
+	mirrors=("deb $debian bullseye main" "deb $debian bullseye-updates main"
+		"deb $security bullseye-security main" "deb $debian bookworm main") ;;
 esac
 
 # The kernel package's initramfs is for an image the guest never uses:
@@ -225,8 +229,8 @@ record=$pkgs${foreign:+ headers:$foreign}${life:+ upgrade:$life archive:${archiv
 # source; the hook installs its kernel when it is newer than sid's, and
 # otherwise leaves the version it had to beat in .lwnfs-nothing-newer.
 if [ "$name" = next ]; then
-	mirrors=("deb http://deb.debian.org/debian sid main"
-		"deb http://deb.debian.org/debian experimental main")
+	debian=$(lwnfs_mirror)
+	mirrors=("deb $debian sid main" "deb $debian experimental main")
 	# shellcheck disable=SC2016 # mmdebstrap's shell expands the hook
 	opts+=(--customize-hook='
 		policy() { chroot "$root" apt-cache "$@" policy linux-image-amd64 |

@@ -58,3 +58,121 @@ lwnfs_copy_tree() {
 		return 1
 	fi
 }
+
+# lwnfs_apt_sources: the host's apt sources of binary packages, one line
+# each "URI SUITE SIGNED-BY COMPONENT...", in apt's order (sources.list,
+# then sources.list.d's *.list and deb822 *.sources files by name); "-"
+# for a SIGNED-BY not given.  Comments and disabled entries are left out.
+lwnfs_apt_sources() {
+	local list parts files=() f
+	eval "$(apt-config shell list Dir::Etc::sourcelist/f parts Dir::Etc::sourceparts/d)"
+	[ ! -f "$list" ] || files+=("$list")
+	for f in "$parts"*; do
+		case $f in
+		*.list | *.sources) [ ! -f "$f" ] || files+=("$f") ;;
+		esac
+	done
+	[ "${#files[@]}" != 0 ] || return 0
+	awk '
+	function flush(  u, s, i, j, nu, ns) {
+		if (types ~ /(^| )deb( |$)/ && tolower(enabled) != "no") {
+			nu = split(uris, u, " ")
+			ns = split(suites, s, " ")
+			for (i = 1; i <= nu; i++)
+				for (j = 1; j <= ns; j++)
+					print u[i], s[j], signed == "" ? "-" : signed, comps
+		}
+		types = uris = suites = comps = signed = enabled = ""
+	}
+	FNR == 1 { flush(); deb822 = FILENAME ~ /\.sources$/ }
+	# One-line style: deb [OPTION=VALUE ...] URI SUITE COMPONENT...
+	!deb822 {
+		sub(/#.*/, "")
+		if ($1 != "deb")
+			next
+		opts = ""
+		i = 2
+		if ($2 ~ /^\[/) {
+			while (i < NF && $i !~ /\]$/)
+				opts = opts " " $(i++)
+			opts = opts " " $(i++)
+		}
+		signed = "-"
+		if (match(opts, /signed-by=[^] ]*/))
+			signed = substr(opts, RSTART + 10, RLENGTH - 10)
+		line = $i " " $(i + 1) " " signed
+		for (j = i + 2; j <= NF; j++)
+			line = line " " $j
+		print line
+		signed = ""
+		next
+	}
+	# deb822: paragraphs of "Field: value", continued on indented lines.
+	/^#/ { next }
+	/^[ \t]*$/ { flush(); next }
+	{
+		if (/^[ \t]/) {	# a continuation: more of the same field
+			value = value " " $0
+		} else {
+			field = tolower(substr($0, 1, index($0, ":") - 1))
+			value = substr($0, index($0, ":") + 1)
+		}
+		gsub(/[ \t]+/, " ", value)
+		gsub(/^ | $/, "", value)
+		if (field == "types") types = value
+		else if (field == "uris") uris = value
+		else if (field == "suites") suites = value
+		else if (field == "components") comps = value
+		else if (field == "enabled") enabled = value
+		else if (field == "signed-by" && signed == "") signed = value == "" ? "inline" : value
+	}
+	END { flush() }' "${files[@]}"
+}
+
+# lwnfs_mirror, lwnfs_security_mirror: the URI of the Debian archive, or of
+# its security archive, that the host's apt sources name, for the roots
+# that list their archives themselves (root.sh), so that no archive's host
+# name is written here.  The archive is the first entry for the host's
+# release (its codename; else sid or unstable, testing, stable), the
+# security archive the first for a "-security" suite; either with
+# component main, signed by Debian's archive keyring or not said.  Says so
+# in one line and fails when the sources have none.
+lwnfs_mirror() {
+	lwnfs_debian_archive main
+}
+
+lwnfs_security_mirror() {
+	lwnfs_debian_archive security
+}
+
+lwnfs_debian_archive() {
+	local kind=$1 codename uri what
+	codename=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release 2>/dev/null | tr -d '"')
+	# Each entry's rank: the host's own codename first, then sid, unstable,
+	# testing, stable (a third party's "stable" is commoner than Debian's).
+	uri=$(lwnfs_apt_sources | awk -v kind="$kind" -v codename="$codename" '
+		BEGIN { best = 9 }
+		$3 != "-" && $3 !~ /debian-archive-keyring/ { next }
+		{
+			main = 0
+			for (i = 4; i <= NF; i++)
+				main = main || $i == "main"
+		}
+		!main { next }
+		kind == "security" { if ($2 ~ /-security$/) { print $1; exit }; next }
+		{
+			rank = $2 == codename ? 1 : $2 == "sid" || $2 == "unstable" ? 2 : \
+				$2 == "testing" ? 3 : $2 == "stable" ? 4 : 9
+			if (rank < best) { best = rank; uri = $1 }
+		}
+		END { if (uri != "") print uri }')
+	if [ -z "$uri" ]; then
+		case $kind in
+		main) what="archive (an entry for ${codename:+$codename, }sid, unstable, testing or stable" ;;
+		security) what="security archive (an entry for a -security suite" ;;
+		esac
+		echo "${0##*/}: the host's apt sources name no Debian $what, component main)" >&2
+		return 1
+	fi
+	echo "$uri"
+}

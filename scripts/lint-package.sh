@@ -5,9 +5,9 @@
 #
 # After make deb: the man page must be clean under mandoc and groff, and
 # the packages, source and binary, under the newest lintian, sid's, run
-# in the sid root (harness/root.sh sid makes it if need be): warnings,
-# info and pedantic tags fail it.  Prints what is wrong; exits non-zero if
-# anything is.
+# in the sid root (harness/root.sh sid makes it if need be): errors,
+# warnings, info and pedantic tags fail it.  Prints what is wrong; exits
+# non-zero if anything is.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -33,7 +33,9 @@ mkdir -p "$sid/srv/lintian"
 cp "$debdir"/lwnfs* "$sid/srv/lintian/"
 echo "lint: $(chroot "$sid" lintian --version) (sid's)"
 # lintian says it should not run as root, which is how make check runs.
-if ! chroot "$sid" lintian -EI -L +pedantic --fail-on warning,info,pedantic \
+# --fail-on replaces lintian's default (error) rather than adding to it:
+# errors are named too, or a package with only errors would pass.
+if ! chroot "$sid" lintian -EI -L +pedantic --fail-on error,warning,info,pedantic \
 	"/srv/lintian/${changes[0]##*/}" 2> >(grep -v 'running with root privileges' >&2); then
 	echo "lint: lintian finds problems in the package" >&2
 	rc=1

@@ -8,8 +8,10 @@ load helpers
 	[[ $VERSION =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]
 	run bash -c '. "$1" && echo "$PACKAGE_VERSION"' _ "$TREE/dkms.conf"
 	[ "$output" = "$VERSION" ]
-	# "lwnfs (1.0.0) unstable; ..." (a native package: no Debian revision)
-	run sed -n '1s/^lwnfs (\([^)]*\)).*/\1/p' "$TREE/debian/changelog"
+	# "lwnfs (1.0.0) unstable; ..." (a native package: no Debian revision;
+	# a backport's or a stable update's suffix, 1.0.0~bpo12+1 or
+	# 1.0.0+deb13u1, is not upstream's: debian/rules reads it the same way)
+	run sed -n '1s/^lwnfs (\([^)~+]*\)[^)]*).*/\1/p' "$TREE/debian/changelog"
 	[ "$output" = "$VERSION" ]
 	run sed -n 's/^\.TH LWNFS 5 [^ ]* "lwnfs \([^"]*\)".*/\1/p' "$TREE/lwnfs.5"
 	[ "$output" = "$VERSION" ]

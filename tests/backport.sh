@@ -5,12 +5,15 @@
 #
 # On the host: lwnfs finds kernel features in the headers, not in the
 # version number.  Copies the headers of RELEASE (default: the distro's
-# kernel, 6.1 on bookworm) twice and builds lwnfs W=1 against each:
+# kernel, 6.1 on bookworm) three times and builds lwnfs W=1 against each:
 #  1. with ->create() declared as 7.3 declares it (no "bool excl"), the way
 #     a distribution backport would: the build must succeed, warning-free,
 #     with conftest.sh's IOP_CREATE_NO_EXCL found and the rest unchanged;
 #  2. with the version saying 4.19: the build must stop with the one line
 #     that names the oldest supported kernel;
+#  3. without generic_delete_inode(), and no inode_just_drop() either (a
+#     kernel that renamed it to a name lwnfs does not know): the build
+#     must stop with the one line that names the API and where to read;
 # and once with a compiler that dies on one probe, as one killed when out
 # of memory does: the build must stop, naming the probe, and not take the
 # old form for the missing answer.
@@ -82,7 +85,19 @@ grep -q 'lwnfs: error: Linux 5.10 or later is needed' "$work/old/build.log" ||
 	{ cat "$work/old/build.log" >&2; fail "more errors than the one line (and make's own)"; }
 echo "backport: ok: headers saying 4.19 stop the build with: $(grep 'lwnfs: error' "$work/old/build.log")"
 
-# 3. A compiler killed on one probe: no guess, the build stops.
+# 3. Neither form of an API: one line naming it, before lwnfs.c compiles.
+copy_headers "$work/unknown"
+fs_h=$(header "$work/unknown" include/linux/fs.h)
+sed -i '/^extern int generic_delete_inode(struct inode \*inode);$/d' "$fs_h"
+! grep -q 'generic_delete_inode' "$fs_h" || fail "could not take generic_delete_inode() out of $fs_h"
+! build "$work/unknown" || fail "the build against headers without generic_delete_inode() succeeded"
+grep -q -x "lwnfs: error: Linux $release has no known form of inode_just_drop() (not the newer one, probe INODE_JUST_DROP, nor generic_delete_inode() of before 6.18); see README.md, \"Supported kernels\"" \
+	"$work/unknown/build.log" || { cat "$work/unknown/build.log" >&2; fail "no line naming inode_just_drop()"; }
+[ "$(grep -c -i 'error' "$work/unknown/build.log")" -le 3 ] ||
+	{ cat "$work/unknown/build.log" >&2; fail "more errors than the one line (and make's own)"; }
+echo "backport: ok: headers without either form of inode_just_drop() stop the build with: $(grep 'lwnfs: error' "$work/unknown/build.log")"
+
+# 4. A compiler killed on one probe: no guess, the build stops.
 kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\{0,1\}\([^ ]*\) .*/\1/p' "$kdir/include/config/auto.conf")
 cat >"$work/cc" <<EOF
 #!/bin/bash
