@@ -28,7 +28,10 @@
 # LWNFS_LIFE_BREAK breaks the machine or both packages, to see the suites
 # fail against a broken one: fstab-defaults gives /etc/fstab the line
 # with "defaults" in place of the documented options (a boot that stops
-# in the emergency target); no-autoinstall builds them without AUTOINSTALL (no build
+# in the emergency target); new-kernel-fails builds them with a
+# conftest.sh that finds no form of an API on any kernel but the running
+# one (conftest-break.sh: the kernel upgrade's build fails, as on the day
+# a kernel moves an API); no-autoinstall builds them without AUTOINSTALL (no build
 # for headers installed later, nor for a new kernel); keep-old gives them
 # a prerm that does nothing (an upgrade or a downgrade leaves the old
 # version in DKMS); no-dkms-depends drops dkms from their Depends (what
@@ -73,6 +76,7 @@ package() {
 	case ${LWNFS_LIFE_BREAK:-} in
 	'') ;;
 	no-autoinstall) sed -i '/^AUTOINSTALL=/d' "$tmp/src/dkms.conf" ;;
+	new-kernel-fails) harness/conftest-break.sh "$tmp/src/conftest.sh" ;;
 	keep-old | no-dkms-depends | fstab-defaults) ;;
 	*) echo "life: unknown LWNFS_LIFE_BREAK=$LWNFS_LIFE_BREAK" >&2; exit 2 ;;
 	esac

@@ -146,15 +146,50 @@ kernels() {
 	done | sort
 }
 
-@test "a third kernel, the release's cloud flavour, from apt: its hooks build lwnfs for it" {
-	local cloud
+# state PACKAGE: dpkg's two-letter state of PACKAGE ("ii" when configured).
+state() {
+	dpkg-query -W -f='${db:Status-Abbrev}' "$1" | tr -d ' '
+}
+
+@test "a kernel lwnfs cannot build for: apt fails, the kernel is left unconfigured, make.log names the API" {
+	local cloud p
+	# The installed sources become those of an lwnfs that knows no form of
+	# an API of any kernel but the running one.
+	"$TREE/harness/conftest-break.sh" "/usr/src/lwnfs-$VERSION/conftest.sh"
 	run apt-get install -y linux-image-cloud-amd64 linux-headers-cloud-amd64
+	echo "$output"
+	[ "$status" = 100 ]
+	[[ $output == *"E: Sub-process /usr/bin/dpkg returned an error code (1)"* ]]
+	[[ $output == *"/var/lib/dkms/lwnfs/$VERSION/build/make.log"* ]]
+	cloud=$(kernel_like '*-cloud-amd64')
+	for p in "linux-image-$cloud" "linux-headers-$cloud"; do
+		echo "$p: $(state "$p")"
+	done
+	[ "$(state "linux-image-$cloud")" != ii ] || [ "$(state "linux-headers-$cloud")" != ii ]
+	[ -n "$(dpkg --audit)" ]
+	grep -F "lwnfs: error: Linux $cloud has no known form of inode_just_drop()" \
+		"/var/lib/dkms/lwnfs/$VERSION/build/make.log"
+	dkms status -m lwnfs -v "$VERSION" -k "$(uname -r)" | grep -q ': installed'
+}
+
+@test "the way out README gives: remove lwnfs-dkms, dpkg --configure -a: every kernel configured, apt works" {
+	local cloud p
+	grep -qx 'sudo apt remove lwnfs-dkms' "$TREE/README.md"
+	grep -qx 'sudo dpkg --configure -a' "$TREE/README.md"
+	run apt-get remove -y lwnfs-dkms
+	echo "$output"
+	[ "$status" = 0 ]
+	run dpkg --configure -a
 	echo "$output"
 	[ "$status" = 0 ]
 	cloud=$(kernel_like '*-cloud-amd64')
-	kernels
+	for p in "linux-image-$cloud" "linux-headers-$cloud" linux-image-cloud-amd64 linux-headers-cloud-amd64; do
+		[ "$(state "$p")" = ii ]
+	done
+	[ -z "$(dpkg --audit)" ]
+	apt-get check
+	[ -z "$(dkms status -m lwnfs)" ]
 	[ "$(kernels | wc -l)" = 3 ]
-	dkms status -m lwnfs -v "$VERSION" -k "$cloud" | grep -q ': installed'
 }
 
 @test "three kernels: installing the package builds for the running kernel and the newest only" {
@@ -163,6 +198,7 @@ kernels() {
 	newest=$(kernels | grep -vx -e "$(uname -r)" -e "$cloud")
 	dpkg --purge lwnfs-dkms
 	[ -z "$(built_for)" ]
+	[ "$(kernels | wc -l)" = 3 ]
 	run dpkg -i "$DEB"
 	echo "$output"
 	[ "$status" = 0 ]
