@@ -63,7 +63,6 @@ declare -A NAMES=(
 )
 # Paths in the docs that are the kernel's, not this tree's.
 declare -A KERNEL_PATHS=(
-	[scripts/sign-file]="the kernel's module signing tool"
 	[merge_config.sh]="the kernel's scripts/kconfig/merge_config.sh"
 	[checkpatch.pl]="the kernel's scripts/checkpatch.pl"
 	[kvm_guest.config]="the kernel's arch/x86/configs/kvm_guest.config"
