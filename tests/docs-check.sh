@@ -24,10 +24,12 @@
 #  - constants: each value a doc states for LWNFS_MAGIC (every 8-digit
 #    0x number), LWNFS_WRITE_MAX ("longer than N bytes"),
 #    LWNFS_TEXT_MAX ("N bytes or more"), the defaults of mode= and
-#    max_counters= ("default N"), the built-in files' and directories'
-#    modes, the fixed tree's inode numbers ("inode numbers 1 to N"), and
-#    any LWNFS_ define followed by a number ("LWNFS_TEXT_MAX (24)"),
-#    matches the code;
+#    max_counters= as lwnfs.c sets them, however phrased ("default 755",
+#    "defaults to 0755", "default mode 0755", "0755 by default", "0755
+#    (the default)", the option named in the same clause), the built-in
+#    files' and directories' modes, the fixed tree's inode numbers
+#    ("inode numbers 1 to N"), and any LWNFS_ define followed by a number
+#    ("LWNFS_TEXT_MAX (24)"), matches the code;
 #  - make targets: each make command a doc shows (in backticks, a sh
 #    block, or bold in lwnfs.5) names a target of the Makefile;
 #  - errors: each errno under ERRORS in lwnfs.5 is one lwnfs.c or lwnfs.h
@@ -333,6 +335,16 @@ done <"$work/said"
 	fi
 	echo "FILE_MODE $((8#$(sed -nE 's/.*"counter", S_IFREG \| ([0-7]+),.*/\1/p' lwnfs.c)))"
 	echo "DIR_MODE $((8#$(sed -nE 's/.*"subdir", S_IFDIR \| ([0-7]+),.*/\1/p' lwnfs.c)))"
+	# The options' defaults, as lwnfs.c sets them on a new superblock:
+	# a number, or a define of lwnfs.h.
+	sed -nE 's/^[[:space:]]*sbi->opts\.(mode|max_counters) = ([A-Za-z0-9_]+);.*/\1 \2/p' lwnfs.c |
+		while read -r option value; do
+			if [[ $value == LWNFS_* ]]; then
+				value=$(sed -nE "s/^#define[[:space:]]+${value}[[:space:]]+(0x[0-9a-fA-F]+|[0-9]+)\b.*/\1/p" lwnfs.h)
+			fi
+			[[ $value =~ ^(0x[0-9a-fA-F]+|[0-9]+)$ ]] || continue
+			echo "DEFAULT_${option^^} $((value))"
+		done
 } >"$work/values"
 value_of() { awk -v n="$1" '$1 == n { print $2 }' "$work/values"; }
 
@@ -341,12 +353,25 @@ value_of() { awk -v n="$1" '$1 == n { print $2 }' "$work/values"; }
 # text of each doc with lines joined (a statement may span two), markup
 # and backticks taken out.
 perl -e '
+	# default_rule(OPTION, NUMBER, GAP): OPTION and a default of NUMBER at
+	# most GAP characters apart in one clause, the number in $1.
+	sub default_rule {
+		my ($option, $n, $gap) = @_;
+		my $default = qr/(?|\bdefaults?\b(?:\s+(?:mode|value|limit|is|of|to|at|as|being))*\s*[:=]?\s*($n)\b
+			|\b($n)\b(?:\s+[\w=]+){0,3}?\s+by\s+default\b
+			|\b($n)\s*\((?:the\s+)?default\))/xi;
+		return qr/(?|$option[^.;]{0,$gap}?$default|$default[^.;]{0,$gap}?$option
+			|\bdefault\s+$option(?:\s+(?:is|of|at|as|being))*\s*[:=]?\s*($n)\b)/xi;
+	}
 	my %rule = (
 		"LWNFS_MAGIC"                => qr/\b(0x[0-9a-fA-F]{8})\b/,
 		"LWNFS_WRITE_MAX"            => qr/\b(?:write|written|it was)\b[^.]{0,60}?\b(?:longer|more)\s+than\s+(\d+)\s+bytes/i,
 		"LWNFS_TEXT_MAX"             => qr/\b(\d+)\s+bytes\s+or\s+more/i,
-		"LWNFS_DEFAULT_MODE"         => qr/\bmode\b[^.;]{0,60}?\bdefault\s+(0?[0-7]{3,4})\b/i,
-		"LWNFS_DEFAULT_MAX_COUNTERS" => qr/\bmax_counters\b[^.;]{0,80}?\bdefault\s+(\d+)/i,
+		# a default in any phrasing: "default 755", "defaults to 0700",
+		# "default mode 0700", "0700 by default", "0755 (the default)",
+		# the option named before or after it in the same clause
+		"DEFAULT_MODE"               => default_rule(qr/\b(?:mode=?|permissions)(?=\W)/, qr/0?[0-7]{3,4}/, 60),
+		"DEFAULT_MAX_COUNTERS"       => default_rule(qr/\bmax_counters\b/, qr/\d[\d,]*\d|\d/, 80),
 		"FILE_MODE"                  => qr/\bbuilt-in\s+files\s+(?:have\s+)?(?:mode\s+)?(0[0-7]{3})\b/i,
 		"DIR_MODE"                   => qr/\bits\s+directories\s+(?:mode\s+)?(0[0-7]{3})\b/i,
 		"INODES"                     => qr/\binode\s+numbers\s+(\d+)\s+to\s+(\d+)\b/i,
@@ -382,7 +407,8 @@ perl -e '
 					([$name, $1]);
 				for (@said) {
 					my ($n, $v) = @$_;
-					my $d = $n =~ /MODE$/ ? oct($v) : $v =~ /^0x/ ? hex($v) : $v;
+					(my $d = $v) =~ tr/,//d;	# 4,096
+					$d = $n =~ /MODE$/ ? oct($d) : $d =~ /^0x/ ? hex($d) : $d;
 					print "$file $line $n $v $d\n" unless $said{"$file $line $n"}++;
 				}
 			}
@@ -410,7 +436,7 @@ while read -r file line name stated decimal; do
 	[ "$decimal" = "$want" ] ||
 		problem "$file:$line: states $name = $stated, the code has $has"
 done <"$work/stated"
-for name in LWNFS_MAGIC LWNFS_WRITE_MAX LWNFS_DEFAULT_MODE LWNFS_DEFAULT_MAX_COUNTERS INODES_LAST; do
+for name in LWNFS_MAGIC LWNFS_WRITE_MAX DEFAULT_MODE DEFAULT_MAX_COUNTERS INODES_LAST; do
 	awk -v n="$name" '$1 == "lwnfs.5" && $3 == n { found = 1 } END { exit !found }' "$work/stated" ||
 		problem "lwnfs.5 no longer states $name: the check would check nothing"
 done
