@@ -14,13 +14,14 @@
 #    list it;
 #  - links: each relative Markdown link's file exists, and its #anchor is
 #    a heading of it;
-#  - names: each lwnfs_* or LWNFS_* name in backticks is in lwnfs.c,
-#    lwnfs.h, conftest.sh or Kbuild (an LWNFS_* setting of the harness may
-#    be in harness/, tests/, scripts/ or .ci/ instead); each other C name
-#    in backticks (one with an underscore, or written as name()) is in
-#    the code, dkms.conf or the Makefile, or (docs/testing.md) in the
-#    harness, or in NAMES below, each with why.  docs/results.md is left
-#    out: its dated records describe the code of their date;
+#  - names: each lwnfs_* or LWNFS_* name, in backticks or not (lwnfs.5
+#    too), is in lwnfs.c, lwnfs.h, conftest.sh or Kbuild (an LWNFS_*
+#    setting of the harness may be in harness/, tests/, scripts/ or .ci/
+#    instead); each other C name in backticks (one with an underscore, or
+#    written as name()) and each name() outside them is in the code,
+#    dkms.conf or the Makefile, or (docs/testing.md) in the harness, or
+#    in NAMES below, each with why.  docs/results.md is left out: its
+#    dated records describe the code of their date;
 #  - constants: each value a doc states for LWNFS_MAGIC (every 8-digit
 #    0x number), LWNFS_WRITE_MAX ("longer than N bytes"),
 #    LWNFS_TEXT_MAX ("N bytes or more"), the defaults of mode= and
@@ -177,9 +178,31 @@ awk -v OFS='\t' '
 				print FILENAME, FNR, "kname", id
 		}
 	}
+	# bare: the same names in prose, outside backticks: each lwnfs_* or
+	# LWNFS_* name, and each other name written as name().
+	function bare(s, id) {
+		s0 = ""
+		names(s)
+		while (match(s, /[A-Za-z_][A-Za-z0-9_]*\(\)/)) {
+			id = substr(s, RSTART, RLENGTH - 2)
+			s = substr(s, RSTART + RLENGTH)
+			if (id !~ /^(lwnfs|LWNFS)_/)
+				print FILENAME, FNR, "kname", id
+		}
+	}
 	FNR == 1 { fence = 0; lang = "" }
 	FILENAME ~ /\.5$/ {
 		paths($0)
+		if ($0 !~ /^\.\\"/) {	# not a comment: the text, fonts out
+			t = $0
+			if (t ~ /^\.(BR|RB|IR|RI|BI|IB) /) {
+				sub(/^\.[A-Z]+ /, "", t)
+				gsub(/[" ]/, "", t)
+			}
+			sub(/^\.[A-Z]+ /, "", t)
+			gsub(/\\f[BIRP]/, "", t)
+			bare(t)
+		}
 		if ($0 ~ /^\.B[RI]? "?make( |")/) {
 			t = $0
 			sub(/^\.B[RI]? "?/, "", t)
@@ -202,6 +225,8 @@ awk -v OFS='\t' '
 			s0 = part[i]
 			names(part[i])
 		}
+		for (i = 1; i <= k; i += 2)
+			bare(part[i])
 		line = $0
 		while (match(line, /\]\([^) ]+\)/)) {
 			print FILENAME, FNR, "link", substr(line, RSTART + 2, RLENGTH - 3)
