@@ -45,21 +45,6 @@ static struct figure figures[MAX_FIGURES];
 static int nfigures;
 static const char *mnt, *scratch;
 
-/* @runs sorted into @sorted; @runs is kept as is. */
-static void sort_runs(const double *runs, double *sorted)
-{
-	memcpy(sorted, runs, RUNS * sizeof(*sorted));
-	qsort(sorted, RUNS, sizeof(*sorted), cmp_double);
-}
-
-static double median(const double *runs)
-{
-	double sorted[RUNS];
-
-	sort_runs(runs, sorted);
-	return sorted[RUNS / 2];
-}
-
 static void add_figure(struct figure fg)
 {
 	if (nfigures == MAX_FIGURES) {
@@ -73,13 +58,16 @@ static void add_figure(struct figure fg)
 static void record(const char *key, const char *what, const char *unit,
 		   const double *runs, long calls)
 {
-	double sorted[RUNS];
-	struct figure fg = { key, what, unit, 0, 0, 0, calls };
+	struct figure fg = { key, what, unit, median(runs, RUNS), runs[0],
+			     runs[0], calls };
+	int r;
 
-	sort_runs(runs, sorted);
-	fg.median = sorted[RUNS / 2];
-	fg.min = sorted[0];
-	fg.max = sorted[RUNS - 1];
+	for (r = 1; r < RUNS; r++) {
+		if (runs[r] < fg.min)
+			fg.min = runs[r];
+		if (runs[r] > fg.max)
+			fg.max = runs[r];
+	}
 	add_figure(fg);
 }
 
@@ -388,7 +376,7 @@ static void bench_take(const char *counter, const char *lockfile, long iters)
 		     &m[2], &m[1]);
 	/* runs it shared no turns with: the medians' ratio, not a median ratio */
 	record_one("take_vs_flock_sh", "  values/s: lwnfs pread / flock script",
-		   "x", median(sh.runs) / median(m[0].runs));
+		   "x", median(sh.runs, RUNS) / median(m[0].runs, RUNS));
 }
 
 /* open + read + close, against tmpfs and procfs */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the benchmarks (lwnfs-bench, lwnfs-scale, lwnfs-peers) share: the
- * clock, dying with the program's name, sorting figures, the slab;
- * lwnfs-race takes the first two.
+ * clock, dying with the program's name, sorting figures and their median,
+ * the slab; lwnfs-race takes the first two.
  * Included after _GNU_SOURCE is defined (program_invocation_short_name).
  */
 #ifndef LWNFS_MEASURE_H
@@ -45,6 +45,23 @@ static inline int cmp_ll(const void *a, const void *b)
 	long long x = *(const long long *)a, y = *(const long long *)b;
 
 	return (x > y) - (x < y);
+}
+
+#define MEDIAN_MAX	16	/* the most figures median() takes */
+
+/* The median of the @n figures of @v (@n odd: the runs); @v is kept as is. */
+static inline double median(const double *v, int n)
+{
+	double s[MEDIAN_MAX];
+
+	if (n < 1 || n > MEDIAN_MAX) {
+		fprintf(stderr, "%s: a median of %d figures\n",
+			program_invocation_short_name, n);
+		exit(1);
+	}
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s[n / 2];
 }
 
 /* Slab memory in use, in bytes, from /proc/meminfo. */

@@ -66,15 +66,6 @@ static void fail(const char *what)
 	exit(1);
 }
 
-static double median(const double *v, int n)
-{
-	double s[RUNS];
-
-	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	return s[n / 2];
-}
-
 /*
  * What the slab holds once freed objects have gone: after RCU's grace
  * periods (a pause) and drop_caches; the slab's per-CPU caches stay.
