@@ -8,8 +8,8 @@
  * Run as root in a guest with lwnfs mounted at MOUNTPOINT; SCRATCHDIR is
  * on tmpfs.  Prints a table and writes the same figures to JSONFILE.  Each
  * figure is the median over RUNS runs, with the fastest and slowest run;
- * the measures compared take turns within a run, and each ratio is the
- * median of the ratios within a run.
+ * the measures compared take turns within a run, in an order that changes
+ * every slice, and each ratio is the median of the ratios within a run.
  * This is a benchmark: it asserts nothing about time.  It does check that
  * every value the threads took is distinct, and fails if one is not.
  */
@@ -102,23 +102,42 @@ struct measure {
 };
 
 /*
+ * Which of @nm measures goes @i-th in slice @k (counted over all the
+ * runs): the order turns one place each slice, forwards for @nm slices,
+ * then backwards for @nm, so that each measure goes first and last in
+ * turn and none always follows the same other (with 3 measures, the 6
+ * orders there are).
+ */
+static int turn(int k, int i, int nm)
+{
+	if ((k / nm) % 2)
+		return ((k - i) % nm + nm) % nm;
+	return (k + i) % nm;
+}
+
+/*
  * RUNS runs of every measure of @m, each run made of @slices slices, and
- * the measures take turns slice by slice.  A guest under TCG shares the
- * machine with everything on the host, whose slow spells (half the speed
- * for a tenth of a second, and more) come and go: in turns, a spell falls
- * on every measure of a run alike, and each ratio is taken within a run
- * (record_ratio()).
+ * the measures take turns slice by slice, in an order that changes every
+ * slice (turn()): what one measure leaves behind (the flock measure's
+ * file writes, a thread's caches) does not always fall on the same one.  A
+ * guest under TCG shares the machine with everything on the host, whose
+ * slow spells (half the speed for a tenth of a second, and more) come and
+ * go: in turns, a spell falls on every measure of a run alike, and each
+ * ratio is taken within a run (record_ratio()).
  */
 static void run_rounds(struct measure *m, int nm, int slices)
 {
-	int r, s, i;
+	int r, s, i, k = 0;
 
 	for (r = 0; r < RUNS; r++) {
 		for (i = 0; i < nm; i++)
 			m[i].runs[r] = 0;
-		for (s = 0; s < slices; s++)
-			for (i = 0; i < nm; i++)
-				m[i].runs[r] += m[i].run(&m[i]);
+		for (s = 0; s < slices; s++, k++)
+			for (i = 0; i < nm; i++) {
+				struct measure *mi = &m[turn(k, i, nm)];
+
+				mi->runs[r] += mi->run(mi);
+			}
 		for (i = 0; i < nm; i++) {
 			double calls = (double)m[i].iters * slices;
 
