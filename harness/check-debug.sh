@@ -59,7 +59,7 @@ for which in "${parts[@]}"; do
 		make --no-print-directory deb >/dev/null	# for the DKMS package tests
 		part debug harness/guest/debug.sh ;;
 	faults)
-		part debug harness/guest/faults.sh -a 'Call Trace|kmemleak: Cannot allocate a scan area' ;;
+		part debug harness/guest/faults.sh -c -a 'kmemleak: Cannot allocate a scan area' ;;
 	kcsan)
 		part kcsan harness/guest/kcsan.sh ;;
 	esac

@@ -24,6 +24,24 @@ LWNFS_TOOL_TIMEOUT=${LWNFS_TOOL_TIMEOUT:-1800}
 # What in a guest's kernel log fails a run (case matters: "VFS: Warning:
 # ... old stat() call" is no kernel bug).
 LWNFS_KERNEL_BAD='BUG|WARNING|Oops|[Ll]eak|still in use|Busy inodes|Call Trace|UBSAN|general protection'
+# Kernel log lines each of which is a problem, as vm.sh reads the log
+# (harness/guest/kmsg.pl's "[SECONDS] MESSAGE"): what vm.sh -a may never
+# let through.  Each must match LWNFS_KERNEL_BAD.
+LWNFS_KERNEL_BAD_SAMPLES=(
+	'[   12.345678] BUG: KASAN: slab-use-after-free in lwnfs_take+0x1c4/0x2d0 [lwnfs]'
+	'[   12.345678] BUG: kernel NULL pointer dereference, address: 0000000000000008'
+	'[   12.345678] WARNING: CPU: 0 PID: 1 at fs/libfs.c:1792 simple_unlink+0x5a/0x70'
+	'[   12.345678] Oops: 0000 [#1] PREEMPT SMP KASAN NOPTI'
+	'[   12.345678] kmemleak: 1 new suspected memory leaks (see /sys/kernel/debug/kmemleak)'
+	'[   12.345678] VFS: Busy inodes after unmount of lwnfs (lwnfs)'
+	'[   12.345678] BUG: Dentry 00000000c3a1e1f0{i=5,n=seq}  still in use (1) [unmount of lwnfs lwnfs]'
+	'[   12.345678] Call Trace:'
+	'[   12.345678] UBSAN: shift-out-of-bounds in /srv/lwnfs/lwnfs.c:210:15'
+	'[   12.345678] general protection fault, probably for non-canonical address 0xdffffc0000000003: 0000 [#1] SMP KASAN NOPTI'
+)
+# The one line vm.sh -c lets through: a stack's header, for a command
+# that checks each stack in the log itself.
+LWNFS_KERNEL_CALL_TRACE='^\[ *[0-9]+\.[0-9]+\] Call Trace:[[:space:]]*$'
 # Hours between two checks for a newer kernel in a root's archive.
 LWNFS_ROOT_CHECK=${LWNFS_ROOT_CHECK:-12}
 

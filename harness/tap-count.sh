@@ -5,27 +5,75 @@
 #
 # Count the bats TAP output in TAPLOG of a guest run that ended with vm.sh
 # exit STATUS, and print "PASSED FAILED SKIPPED".  A skip is not a pass.
-# Tests the guest never reached count as failed; a run that planned no
-# test is a failure; so is any status but 0 that no "not ok" line accounts
-# for (bats's own 1 with failed tests is): a guest that printed its whole
-# plan and then died (125), a kernel log with problems (124), a harness
-# that failed before bats (1 with no plan).
+# The test numbers must be the plan's 1..N, each once: a number seen
+# again, one beyond the plan and one never seen each count as a failed
+# test, and one line on stderr says which (tests the guest never reached
+# are such gaps).  A run that planned no test is a failure; so is any
+# status but 0 that no failed test accounts for (bats's own 1 with failed
+# tests is): a guest that printed its whole plan and then died (125), a
+# kernel log with problems (124), a harness that failed before bats (1
+# with no plan).
 set -euo pipefail
 
 usage="usage: tap-count.sh TAPLOG STATUS"
 log=${1:?$usage} rc=${2:?$usage}
 
-passed=$(grep -c -E '^ok [0-9]+ ' "$log" || true)
-skipped=$(grep -c -E '^ok [0-9]+ .* # skip' "$log" || true)
-failed=$(grep -c -E '^not ok [0-9]+ ' "$log" || true)
 planned=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log" | head -n 1)
-passed=$((passed - skipped))
-if [ -z "$planned" ] || [ "$planned" = 0 ]; then
-	failed=$((failed + 1))
-else
-	lost=$((planned - passed - skipped - failed))
-	[ "$lost" -le 0 ] || failed=$((failed + lost))
-fi
+# "PASSED FAILED SKIPPED" on stdout; the numbering's problems, if any, in
+# one line on stderr.
+counts=$(awk -v file="$log" -v planned="${planned:-0}" '
+	function ranges(list, n,    i, j, out, from) {	# "3 5 6 7" -> "3, 5-7"
+		out = ""
+		for (i = 1; i <= n; i = j + 1) {
+			from = list[i]
+			for (j = i; j < n && list[j + 1] == list[j] + 1; j++)
+				;
+			out = out (out == "" ? "" : ", ") from (list[j] > from ? "-" list[j] : "")
+		}
+		return out
+	}
+	/^(not )?ok [0-9]+( |$)/ {
+		n = $1 == "not" ? $3 : $2
+		n += 0
+		if (n < 1 || n > planned) {
+			beyond[++nbeyond] = n
+			next
+		}
+		if (n in seen) {
+			again[++nagain] = n
+			next
+		}
+		seen[n] = 1
+		if ($1 == "not")
+			failed++
+		else if ($0 ~ / # skip/)
+			skipped++
+		else
+			passed++
+	}
+	END {
+		for (n = 1; n <= planned; n++)
+			if (!(n in seen))
+				missing[++nmissing] = n
+		problem = ""
+		if (nagain)
+			problem = problem "; seen again: " ranges(again, nagain)
+		if (nbeyond)
+			problem = problem "; beyond the plan: " ranges(beyond, nbeyond)
+		if (nmissing)
+			problem = problem "; never seen: " ranges(missing, nmissing)
+		if (problem != "" && planned)
+			printf "tap-count: %s: tests not numbered 1..%d each once%s\n",
+				file, planned, problem > "/dev/stderr"
+		else if (problem != "")
+			printf "tap-count: %s: no plan 1..N, yet tests numbered %s\n",
+				file, ranges(beyond, nbeyond) > "/dev/stderr"
+		failed += nagain + nbeyond + nmissing
+		if (!planned)
+			failed++
+		print passed + 0, failed + 0, skipped + 0
+	}' "$log")
+read -r passed failed skipped <<<"$counts"
 if [ "$rc" != 0 ] && { [ "$rc" != 1 ] || [ "$failed" = 0 ]; }; then
 	failed=$((failed + 1))
 fi

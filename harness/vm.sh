@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Usage: harness/vm.sh [-r ROOT [-w [-s]]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS]
-#              [-o DIR] [-a REGEX] [-A PARAMS] [-i] [--] COMMAND...
+#              [-o DIR] [-a REGEX] [-c] [-A PARAMS] [-i] [--] COMMAND...
 #
 # Boot a Debian kernel (default: the distro's) in QEMU, with the host's root
 # shared read-only over 9p under a tmpfs overlay, run COMMAND as root in the
@@ -25,16 +25,20 @@
 # -K and -M boot a kernel built here: its image, and the directory its
 # modules were installed into (INSTALL_MOD_PATH), which the guest sees as
 # its /lib/modules.  -a REGEX: kernel-log lines that match it are not
-# problems, for a COMMAND that checks those reports itself.  -A PARAMS:
-# more kernel parameters (module.sig_enforce=1, lockdown=integrity).
+# problems, for a COMMAND that checks those reports itself; a REGEX that
+# matches one of settings.sh's LWNFS_KERNEL_BAD_SAMPLES (a KASAN report,
+# a WARNING, an Oops, a leak, ...) is refused.  -c: a stack's "Call
+# Trace:" line is not a problem either, for a COMMAND that checks each
+# stack in the log itself (harness/guest/faults.sh).  -A PARAMS: more
+# kernel parameters (module.sig_enforce=1, lockdown=integrity).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=harness/settings.sh
 . "$here/settings.sh"
 release='' timeout=$LWNFS_TOOL_TIMEOUT interactive=0 outdir='' kernel='' modroot='' root='' own_modules=''
-allowed='^$' writable='' systemd='' params=''
-while getopts r:wsk:K:M:t:o:a:A:i opt; do
+allowed='^$' call_trace='^$' writable='' systemd='' params=''
+while getopts r:wsk:K:M:t:o:a:cA:i opt; do
 	case $opt in
 	r) root=$(cd "$OPTARG" && pwd) ;;
 	w) writable=1 ;;
@@ -46,14 +50,25 @@ while getopts r:wsk:K:M:t:o:a:A:i opt; do
 	o) outdir=$OPTARG ;;
 	a) allowed=$OPTARG status=0
 		# An empty or broken pattern would let every problem through.
-		grep -Eq -e "$allowed" </dev/null || status=$?
+		grep -Eq -e "$allowed" </dev/null 2>/dev/null || status=$?
 		if [ -z "$allowed" ] || [ "$status" != 1 ]; then
 			echo "vm: -a needs a valid, non-empty extended regex" >&2
 			exit 2
-		fi ;;
+		fi
+		# Nor may it let through a line that is always a problem.
+		for line in "${LWNFS_KERNEL_BAD_SAMPLES[@]}"; do
+			if ! grep -Eq -e "$LWNFS_KERNEL_BAD" <<<"$line"; then
+				echo "vm: settings.sh's LWNFS_KERNEL_BAD misses its own sample '$line'" >&2
+				exit 2
+			elif grep -Eq -e "$allowed" <<<"$line"; then
+				echo "vm: -a '$allowed' would let a kernel problem through: '$line'" >&2
+				exit 2
+			fi
+		done ;;
+	c) call_trace=$LWNFS_KERNEL_CALL_TRACE ;;
 	A) params=$OPTARG ;;
 	i) interactive=1 ;;
-	*) echo "usage: vm.sh [-r ROOT [-w [-s]]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS] [-o DIR] [-a REGEX] [-A PARAMS] [-i] [--] COMMAND..." >&2; exit 2 ;;
+	*) echo "usage: vm.sh [-r ROOT [-w [-s]]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS] [-o DIR] [-a REGEX] [-c] [-A PARAMS] [-i] [--] COMMAND..." >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -227,7 +242,7 @@ if [ -s "$results/dmesg-lost" ] || [ ! -e "$results/dmesg" ]; then
 	echo "vm: the kernel log of the run cannot be checked: $(cat "$results/dmesg-lost" 2>/dev/null)" >&2
 	exit 124
 fi
-if grep -E "$LWNFS_KERNEL_BAD" "$results/dmesg" | grep -Ev -e "$allowed" >"$results/bad"; then
+if grep -E "$LWNFS_KERNEL_BAD" "$results/dmesg" | grep -Ev -e "$allowed" -e "$call_trace" >"$results/bad"; then
 	echo "vm: the kernel log of the run has problems:" >&2
 	cat "$results/bad" >&2
 	exit 124

@@ -14,31 +14,40 @@
 #    list it;
 #  - links: each relative Markdown link's file exists, and its #anchor is
 #    a heading of it;
-#  - names: each lwnfs_* or LWNFS_* name in backticks is in lwnfs.c,
-#    lwnfs.h, conftest.sh or Kbuild (an LWNFS_* setting of the harness may
-#    be in harness/, tests/, scripts/ or .ci/ instead); each other C name
-#    in backticks (one with an underscore, or written as name()) is in
-#    the code, dkms.conf or the Makefile, or (docs/testing.md) in the
-#    harness, or in NAMES below, each with why.  docs/results.md is left
-#    out: its dated records describe the code of their date;
+#  - names: each lwnfs_* or LWNFS_* name, in backticks or not (lwnfs.5
+#    too), is in lwnfs.c, lwnfs.h, conftest.sh or Kbuild (an LWNFS_*
+#    setting of the harness may be in harness/, tests/, scripts/ or .ci/
+#    instead); each other C name in backticks (one with an underscore, or
+#    written as name()) and each name() outside them is in the code,
+#    dkms.conf or the Makefile, or (docs/testing.md) in the harness, or
+#    in NAMES below, each with why.  docs/results.md is left out: its
+#    dated records describe the code of their date;
 #  - constants: each value a doc states for LWNFS_MAGIC (every 8-digit
 #    0x number), LWNFS_WRITE_MAX ("longer than N bytes"),
 #    LWNFS_TEXT_MAX ("N bytes or more"), the defaults of mode= and
-#    max_counters= ("default N"), the built-in files' and directories'
-#    modes, the fixed tree's inode numbers ("inode numbers 1 to N"), and
-#    any LWNFS_ define followed by a number ("LWNFS_TEXT_MAX (24)"),
-#    matches the code;
+#    max_counters= as lwnfs.c sets them, however phrased ("default 755",
+#    "defaults to 0755", "default mode 0755", "0755 by default", "0755
+#    (the default)", the option named in the same clause), the built-in
+#    files' and directories' modes, the fixed tree's inode numbers
+#    ("inode numbers 1 to N"), and any LWNFS_ define followed by a number
+#    ("LWNFS_TEXT_MAX (24)"), matches the code;
 #  - make targets: each make command a doc shows (in backticks, a sh
 #    block, or bold in lwnfs.5) names a target of the Makefile;
 #  - errors: each errno under ERRORS in lwnfs.5 is one lwnfs.c or lwnfs.h
 #    returns, or one in VFS_ERRNOS below, which the VFS, libfs or a kernel
-#    helper returns for lwnfs; and each errno the code returns is there.
+#    helper returns for lwnfs; and each errno the code returns is there;
+#  - errnos in prose: each sentence of README.md, docs/walkthrough.md and
+#    lwnfs.5 (an ERRORS entry is one) that names an errno and an input the
+#    tests reject (a reject call's TEXT in a bats file: `0x10`, `1e3`) or
+#    a phrase of ERRNO_PHRASES below ("S64_MAX") has the tests' errno
+#    for it next to it: the last errno before it or the first after.
 # Prints one line per problem on stderr and exits 1; else prints
 # "docs: ok (N docs; N paths, N links, N names, N constants, N targets,
-# N errnos checked)".
+# N errnos, N errno pairings checked)".
 #
-# To see it fail: cp -r . /tmp/t, change LWNFS_WRITE_MAX in /tmp/t/lwnfs.h
-# or remove a target from /tmp/t/Makefile, then
+# To see it fail: cp -r . /tmp/t, change LWNFS_WRITE_MAX in /tmp/t/lwnfs.h,
+# remove a target from /tmp/t/Makefile or write "`EFAULT` for anything
+# else" in /tmp/t/docs/walkthrough.md, then
 # DOCS_TREE=/tmp/t tests/docs-check.sh.
 set -euo pipefail
 
@@ -70,6 +79,21 @@ declare -A KERNEL_PATHS=(
 # Errors lwnfs.c returns that no user sees, so that ERRORS need not list them.
 declare -A UNSEEN_ERRNOS=(
 	[EAGAIN]="only to io_uring's IOCB_NOWAIT try, which io_uring then makes again in its own threads"
+)
+# What the docs may pair with an errno besides the inputs of the tests'
+# reject calls: a phrase, and the errno a test's name gives it with it
+# (docs-check fails when no test name in tests/ says both).
+declare -A ERRNO_PHRASES=(
+	[S64_MAX]=EOVERFLOW
+	[s64 range]=ERANGE
+	[other than 0]=EINVAL
+	[longer than 32 bytes]=EINVAL
+	[longer than 255 bytes]=ENAMETOOLONG
+	[other size]=EINVAL
+	[unknown]=EINVAL
+	[same open file]=EINVAL
+	[symlink]=EPERM
+	[read-only mount]=EROFS
 )
 # Files the build makes, which the docs name but git does not hold.
 declare -A BUILT=(
@@ -153,9 +177,31 @@ awk -v OFS='\t' '
 				print FILENAME, FNR, "kname", id
 		}
 	}
+	# bare: the same names in prose, outside backticks: each lwnfs_* or
+	# LWNFS_* name, and each other name written as name().
+	function bare(s, id) {
+		s0 = ""
+		names(s)
+		while (match(s, /[A-Za-z_][A-Za-z0-9_]*\(\)/)) {
+			id = substr(s, RSTART, RLENGTH - 2)
+			s = substr(s, RSTART + RLENGTH)
+			if (id !~ /^(lwnfs|LWNFS)_/)
+				print FILENAME, FNR, "kname", id
+		}
+	}
 	FNR == 1 { fence = 0; lang = "" }
 	FILENAME ~ /\.5$/ {
 		paths($0)
+		if ($0 !~ /^\.\\"/) {	# not a comment: the text, fonts out
+			t = $0
+			if (t ~ /^\.(BR|RB|IR|RI|BI|IB) /) {
+				sub(/^\.[A-Z]+ /, "", t)
+				gsub(/[" ]/, "", t)
+			}
+			sub(/^\.[A-Z]+ /, "", t)
+			gsub(/\\f[BIRP]/, "", t)
+			bare(t)
+		}
 		if ($0 ~ /^\.B[RI]? "?make( |")/) {
 			t = $0
 			sub(/^\.B[RI]? "?/, "", t)
@@ -178,6 +224,8 @@ awk -v OFS='\t' '
 			s0 = part[i]
 			names(part[i])
 		}
+		for (i = 1; i <= k; i += 2)
+			bare(part[i])
 		line = $0
 		while (match(line, /\]\([^) ]+\)/)) {
 			print FILENAME, FNR, "link", substr(line, RSTART + 2, RLENGTH - 3)
@@ -311,6 +359,16 @@ done <"$work/said"
 	fi
 	echo "FILE_MODE $((8#$(sed -nE 's/.*"counter", S_IFREG \| ([0-7]+),.*/\1/p' lwnfs.c)))"
 	echo "DIR_MODE $((8#$(sed -nE 's/.*"subdir", S_IFDIR \| ([0-7]+),.*/\1/p' lwnfs.c)))"
+	# The options' defaults, as lwnfs.c sets them on a new superblock:
+	# a number, or a define of lwnfs.h.
+	sed -nE 's/^[[:space:]]*sbi->opts\.(mode|max_counters) = ([A-Za-z0-9_]+);.*/\1 \2/p' lwnfs.c |
+		while read -r option value; do
+			if [[ $value == LWNFS_* ]]; then
+				value=$(sed -nE "s/^#define[[:space:]]+${value}[[:space:]]+(0x[0-9a-fA-F]+|[0-9]+)\b.*/\1/p" lwnfs.h)
+			fi
+			[[ $value =~ ^(0x[0-9a-fA-F]+|[0-9]+)$ ]] || continue
+			echo "DEFAULT_${option^^} $((value))"
+		done
 } >"$work/values"
 value_of() { awk -v n="$1" '$1 == n { print $2 }' "$work/values"; }
 
@@ -319,12 +377,25 @@ value_of() { awk -v n="$1" '$1 == n { print $2 }' "$work/values"; }
 # text of each doc with lines joined (a statement may span two), markup
 # and backticks taken out.
 perl -e '
+	# default_rule(OPTION, NUMBER, GAP): OPTION and a default of NUMBER at
+	# most GAP characters apart in one clause, the number in $1.
+	sub default_rule {
+		my ($option, $n, $gap) = @_;
+		my $default = qr/(?|\bdefaults?\b(?:\s+(?:mode|value|limit|is|of|to|at|as|being))*\s*[:=]?\s*($n)\b
+			|\b($n)\b(?:\s+[\w=]+){0,3}?\s+by\s+default\b
+			|\b($n)\s*\((?:the\s+)?default\))/xi;
+		return qr/(?|$option[^.;]{0,$gap}?$default|$default[^.;]{0,$gap}?$option
+			|\bdefault\s+$option(?:\s+(?:is|of|at|as|being))*\s*[:=]?\s*($n)\b)/xi;
+	}
 	my %rule = (
 		"LWNFS_MAGIC"                => qr/\b(0x[0-9a-fA-F]{8})\b/,
 		"LWNFS_WRITE_MAX"            => qr/\b(?:write|written|it was)\b[^.]{0,60}?\b(?:longer|more)\s+than\s+(\d+)\s+bytes/i,
 		"LWNFS_TEXT_MAX"             => qr/\b(\d+)\s+bytes\s+or\s+more/i,
-		"LWNFS_DEFAULT_MODE"         => qr/\bmode\b[^.;]{0,60}?\bdefault\s+(0?[0-7]{3,4})\b/i,
-		"LWNFS_DEFAULT_MAX_COUNTERS" => qr/\bmax_counters\b[^.;]{0,80}?\bdefault\s+(\d+)/i,
+		# a default in any phrasing: "default 755", "defaults to 0700",
+		# "default mode 0700", "0700 by default", "0755 (the default)",
+		# the option named before or after it in the same clause
+		"DEFAULT_MODE"               => default_rule(qr/\b(?:mode=?|permissions)(?=\W)/, qr/0?[0-7]{3,4}/, 60),
+		"DEFAULT_MAX_COUNTERS"       => default_rule(qr/\bmax_counters\b/, qr/\d[\d,]*\d|\d/, 80),
 		"FILE_MODE"                  => qr/\bbuilt-in\s+files\s+(?:have\s+)?(?:mode\s+)?(0[0-7]{3})\b/i,
 		"DIR_MODE"                   => qr/\bits\s+directories\s+(?:mode\s+)?(0[0-7]{3})\b/i,
 		"INODES"                     => qr/\binode\s+numbers\s+(\d+)\s+to\s+(\d+)\b/i,
@@ -360,7 +431,8 @@ perl -e '
 					([$name, $1]);
 				for (@said) {
 					my ($n, $v) = @$_;
-					my $d = $n =~ /MODE$/ ? oct($v) : $v =~ /^0x/ ? hex($v) : $v;
+					(my $d = $v) =~ tr/,//d;	# 4,096
+					$d = $n =~ /MODE$/ ? oct($d) : $d =~ /^0x/ ? hex($d) : $d;
 					print "$file $line $n $v $d\n" unless $said{"$file $line $n"}++;
 				}
 			}
@@ -388,7 +460,7 @@ while read -r file line name stated decimal; do
 	[ "$decimal" = "$want" ] ||
 		problem "$file:$line: states $name = $stated, the code has $has"
 done <"$work/stated"
-for name in LWNFS_MAGIC LWNFS_WRITE_MAX LWNFS_DEFAULT_MODE LWNFS_DEFAULT_MAX_COUNTERS INODES_LAST; do
+for name in LWNFS_MAGIC LWNFS_WRITE_MAX DEFAULT_MODE DEFAULT_MAX_COUNTERS INODES_LAST; do
 	awk -v n="$name" '$1 == "lwnfs.5" && $3 == n { found = 1 } END { exit !found }' "$work/stated" ||
 		problem "lwnfs.5 no longer states $name: the check would check nothing"
 done
@@ -449,9 +521,187 @@ for e in ${returned[@]+"${returned[@]}"}; do
 		problem "lwnfs.5: the code returns $e, which ERRORS does not list"
 done
 
+# --- Errnos in prose ---------------------------------------------------------
+# The tests' input->errno table: each `reject 'TEXT' ERRNO` of a bats file
+# (TEXT as printf %b gives it, when it is a word a doc could quote), and
+# each ERRNO_PHRASES entry, which a test's name must say with its errno.
+# Each sentence of README.md, docs/walkthrough.md and lwnfs.5 (an ERRORS
+# entry is one) that names an errno and an input of the table must have
+# the table's errno next to the input: the last errno before it, or the
+# first after it.  Prints "problem TEXT", "used PHRASE", "checked N".
+phrases=()
+for key in "${!ERRNO_PHRASES[@]}"; do
+	phrases+=("$key=${ERRNO_PHRASES[$key]}")
+done
+perl -e '
+	use strict;
+	use warnings;
+	use Errno;
+	my %is_errno = map { $_ => 1 } keys %!;
+	my (@bats, @docs, %table, %from, %phrase);
+	while (@ARGV) {
+		my $arg = shift @ARGV;
+		last if $arg eq "--";
+		push @bats, $arg;
+	}
+	while (@ARGV) {
+		my $arg = shift @ARGV;
+		last if $arg eq "--";
+		my ($p, $e) = $arg =~ /^(.*)=(E[A-Z0-9]+)$/ or die "docs-check: phrase $arg\n";
+		$phrase{$p} = $e;
+	}
+	@docs = @ARGV;
+
+	# printf %b of a bats single-quoted TEXT
+	sub unescape {
+		my $t = shift;
+		$t =~ s/\\(x[0-9a-fA-F]{1,2}|0[0-7]{0,3}|[ntr\\])/
+			my $c = $1;
+			$c eq "n" ? "\n" : $c eq "t" ? "\t" : $c eq "r" ? "\r" :
+			$c eq "\\" ? "\\" : $c =~ m{^x} ? chr(hex(substr($c, 1))) : chr(oct($c))/ge;
+		return $t;
+	}
+	my @names;	# every @test name, "FILE: NAME"
+	for my $file (@bats) {
+		open(my $fh, "<", $file) or die "docs-check: $file: $!\n";
+		while (my $l = <$fh>) {
+			push @names, [$file, $1] if $l =~ /^\@test "(.*)" \{/;
+			next unless $l =~ /^\s*reject\s+\x27([^\x27]*)\x27\s+(E[A-Z0-9]+)\s*$/;
+			my ($text, $errno) = (unescape($1), $2);
+			# a word a doc could quote: printable, no space, not a bare sign
+			next unless $text =~ /^[\x21-\x7e]+$/ && $text =~ /[A-Za-z0-9]/;
+			if (defined $table{$text} && $table{$text} ne $errno) {
+				print "problem $file:$.: writing \x27$text\x27 fails with $errno, $from{$text} says $table{$text}\n";
+				next;
+			}
+			$table{$text} = $errno;
+			$from{$text} //= "$file:$.";
+		}
+	}
+	my @keys = map { [$_, qr/(?<![A-Za-z0-9_.+\-])\Q$_\E(?![A-Za-z0-9_+\-]|\.[A-Za-z0-9])/] } sort keys %table;
+	for my $p (sort keys %phrase) {
+		my $re = qr/\b\Q$p\E\b/i;
+		my ($test) = grep { $_->[1] =~ /\Q$p\E/i && $_->[1] =~ /\b$phrase{$p}\b/ } @names;
+		if (!$test) {
+			print "problem docs-check.sh pairs \"$p\" with $phrase{$p} in ERRNO_PHRASES, which no test name in tests/ does\n";
+			next;
+		}
+		$table{$p} = $phrase{$p};
+		$from{$p} = "$test->[0], \@test \"$test->[1]\"";
+		push @keys, [$p, $re];
+	}
+
+	# The units of a doc: [text, [[offset, line]...]], a sentence each (an
+	# ERRORS entry of lwnfs.5 whole), markup taken out.
+	sub units {
+		my ($file) = @_;
+		my (@units, @at);
+		my ($text, $fence, $section, $man) = ("", 0, "", $file =~ /\.5$/ ? 1 : 0);
+		my $flush = sub {
+			if ($text =~ /\S/) {
+				my $whole = $man && $section eq "ERRORS";
+				my $start = 0;
+				my @parts = $whole ? ($text) : split(/(?<=[.!?])\s+(?=[A-Z(\[])/, $text);
+				for my $s (@parts) {
+					my $from = index($text, $s, $start);
+					$start = $from + length($s);
+					my @map = map { [$_->[0] - $from, $_->[1]] } @at;
+					push @units, [$s, \@map];
+				}
+			}
+			($text, @at) = ("");
+		};
+		open(my $fh, "<", $file) or die "docs-check: $file: $!\n";
+		while (my $l = <$fh>) {
+			chomp $l;
+			if ($man) {
+				next if $l =~ /^\.\\"/;
+				if ($l =~ /^\.(EX|nf)\b/) { $flush->(); $fence = 1; next }
+				if ($l =~ /^\.(EE|fi)\b/) { $fence = 0; next }
+				next if $fence;
+				if ($l =~ /^\.(SH|SS)\s+"?([^"]*)"?/) {
+					$flush->();
+					$section = $2 if $1 eq "SH";
+					next;
+				}
+				if ($l =~ /^\.(PP|P|LP|TP|TQ|IP|RS|RE|in|sp|br)\b/) { $flush->(); next }
+				if ($l =~ /^\.(BR|RB|IR|RI|BI|IB)\s+(.*)/) {
+					my $args = $2;
+					my @w = $args =~ /"([^"]*)"|(\S+)/g;
+					$l = join("", grep { defined } @w);
+				} elsif ($l =~ /^\.(B|I)\s+(.*)/) {
+					($l = $2) =~ s/"//g;
+				} elsif ($l =~ /^\./) {
+					next;
+				}
+				$l =~ s/\\f[BIRP]//g;
+				$l =~ s/\\-/-/g;
+				$l =~ s/\\\(aq/\x27/g;
+				$l =~ s/\\\(\S\S|\\\[[^\]]*\]/ /g;
+				$l =~ s/\\e/\\/g;
+			} else {
+				if ($l =~ /^```/) { $flush->(); $fence = !$fence; next }
+				next if $fence;
+				if ($l =~ /^\s*$/ || $l =~ /^#/ || $l =~ /^\s*<!--/) { $flush->(); next }
+				$flush->() if $l =~ /^\s*(?:[-*+]|\d+\.)\s/ || $l =~ /^\|/;
+				$l =~ s/^\s*>\s?//;
+				$l =~ s/`\@test "[^"]*"`/a test/g;	# the test names themselves
+				$l =~ s/\[([^\]]*)\]\([^)]*\)/$1/g;
+				$l =~ s/[`*]//g;
+			}
+			$l =~ s/^\s+//;
+			push @at, [length($text), $.];
+			$text .= "$l ";
+		}
+		$flush->();
+		return @units;
+	}
+
+	my ($checked, %used) = (0);
+	for my $file (@docs) {
+		my @found;	# [line, text], in the order of the doc
+		for my $u (units($file)) {
+			my ($s, $map) = @$u;
+			my @errnos;
+			while ($s =~ /\b(E[A-Z0-9]{2,})\b/g) {
+				push @errnos, [$1, $-[0], $+[0]] if $is_errno{$1};
+			}
+			next unless @errnos;
+			for my $k (@keys) {
+				my ($key, $re) = @$k;
+				while ($s =~ /$re/g) {
+					my ($from, $to) = ($-[0], $+[0]);
+					my ($before) = grep { $_->[2] <= $from } reverse @errnos;
+					my ($after) = grep { $_->[1] >= $to } @errnos;
+					my @near = map { $_->[0] } grep { defined } $before, $after;
+					next unless @near;
+					$checked++;
+					$used{$key} = 1 if $phrase{$key};
+					next if grep { $_ eq $table{$key} } @near;
+					my $line = (grep { $_->[0] <= $from } @$map)[-1][1];
+					my %seen;
+					my $said = join(" and ", grep { !$seen{$_}++ } @near);
+					push @found, [$line, $from, "problem $file:$line: pairs \"$key\" with $said, the tests with $table{$key} ($from{$key})\n"];
+				}
+			}
+		}
+		print map { $_->[2] } sort { $a->[0] <=> $b->[0] || $a->[1] <=> $b->[1] } @found;
+	}
+	print "used $_\n" for sort keys %used;
+	print "checked $checked\n";
+' tests/*.bats -- ${phrases[@]+"${phrases[@]}"} -- README.md docs/walkthrough.md lwnfs.5 >"$work/errnos"
+n_pairings=0
+while read -r what rest; do
+	case $what in
+	problem) problem "$rest" ;;
+	used) used[$rest]=1 ;;
+	checked) n_pairings=$rest ;;
+	esac
+done <"$work/errnos"
+
 # A list entry that no doc needs any more is stale: take it out.
 for key in "${!NAMES[@]}" "${!KERNEL_PATHS[@]}" "${!BUILT[@]}" "${!VFS_ERRNOS[@]}" \
-	"${!UNSEEN_ERRNOS[@]}"; do
+	"${!UNSEEN_ERRNOS[@]}" "${!ERRNO_PHRASES[@]}"; do
 	[ -n "${used[$key]:-}" ] ||
 		problem "docs-check.sh lists $key, which no doc needs any more"
 done
@@ -460,4 +710,4 @@ if [ "$problems" -gt 0 ]; then
 	exit 1
 fi
 echo "docs: ok (${#docs[@]} docs; $n_paths paths, $n_links links, $n_names names," \
-	"$n_constants constants, $n_targets targets, ${#listed[@]} errnos checked)"
+	"$n_constants constants, $n_targets targets, ${#listed[@]} errnos, $n_pairings errno pairings checked)"

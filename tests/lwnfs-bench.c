@@ -8,8 +8,8 @@
  * Run as root in a guest with lwnfs mounted at MOUNTPOINT; SCRATCHDIR is
  * on tmpfs.  Prints a table and writes the same figures to JSONFILE.  Each
  * figure is the median over RUNS runs, with the fastest and slowest run;
- * the measures compared take turns within a run, and each ratio is the
- * median of the ratios within a run.
+ * the measures compared take turns within a run, in an order that changes
+ * every slice, and each ratio is the median of the ratios within a run.
  * This is a benchmark: it asserts nothing about time.  It does check that
  * every value the threads took is distinct, and fails if one is not.
  */
@@ -45,21 +45,6 @@ static struct figure figures[MAX_FIGURES];
 static int nfigures;
 static const char *mnt, *scratch;
 
-/* @runs sorted into @sorted; @runs is kept as is. */
-static void sort_runs(const double *runs, double *sorted)
-{
-	memcpy(sorted, runs, RUNS * sizeof(*sorted));
-	qsort(sorted, RUNS, sizeof(*sorted), cmp_double);
-}
-
-static double median(const double *runs)
-{
-	double sorted[RUNS];
-
-	sort_runs(runs, sorted);
-	return sorted[RUNS / 2];
-}
-
 static void add_figure(struct figure fg)
 {
 	if (nfigures == MAX_FIGURES) {
@@ -73,13 +58,16 @@ static void add_figure(struct figure fg)
 static void record(const char *key, const char *what, const char *unit,
 		   const double *runs, long calls)
 {
-	double sorted[RUNS];
-	struct figure fg = { key, what, unit, 0, 0, 0, calls };
+	struct figure fg = { key, what, unit, median(runs, RUNS), runs[0],
+			     runs[0], calls };
+	int r;
 
-	sort_runs(runs, sorted);
-	fg.median = sorted[RUNS / 2];
-	fg.min = sorted[0];
-	fg.max = sorted[RUNS - 1];
+	for (r = 1; r < RUNS; r++) {
+		if (runs[r] < fg.min)
+			fg.min = runs[r];
+		if (runs[r] > fg.max)
+			fg.max = runs[r];
+	}
 	add_figure(fg);
 }
 
@@ -114,23 +102,42 @@ struct measure {
 };
 
 /*
+ * Which of @nm measures goes @i-th in slice @k (counted over all the
+ * runs): the order turns one place each slice, forwards for @nm slices,
+ * then backwards for @nm, so that each measure goes first and last in
+ * turn and none always follows the same other (with 3 measures, the 6
+ * orders there are).
+ */
+static int turn(int k, int i, int nm)
+{
+	if ((k / nm) % 2)
+		return ((k - i) % nm + nm) % nm;
+	return (k + i) % nm;
+}
+
+/*
  * RUNS runs of every measure of @m, each run made of @slices slices, and
- * the measures take turns slice by slice.  A guest under TCG shares the
- * machine with everything on the host, whose slow spells (half the speed
- * for a tenth of a second, and more) come and go: in turns, a spell falls
- * on every measure of a run alike, and each ratio is taken within a run
- * (record_ratio()).
+ * the measures take turns slice by slice, in an order that changes every
+ * slice (turn()): what one measure leaves behind (the flock measure's
+ * file writes, a thread's caches) does not always fall on the same one.  A
+ * guest under TCG shares the machine with everything on the host, whose
+ * slow spells (half the speed for a tenth of a second, and more) come and
+ * go: in turns, a spell falls on every measure of a run alike, and each
+ * ratio is taken within a run (record_ratio()).
  */
 static void run_rounds(struct measure *m, int nm, int slices)
 {
-	int r, s, i;
+	int r, s, i, k = 0;
 
 	for (r = 0; r < RUNS; r++) {
 		for (i = 0; i < nm; i++)
 			m[i].runs[r] = 0;
-		for (s = 0; s < slices; s++)
-			for (i = 0; i < nm; i++)
-				m[i].runs[r] += m[i].run(&m[i]);
+		for (s = 0; s < slices; s++, k++)
+			for (i = 0; i < nm; i++) {
+				struct measure *mi = &m[turn(k, i, nm)];
+
+				mi->runs[r] += mi->run(mi);
+			}
 		for (i = 0; i < nm; i++) {
 			double calls = (double)m[i].iters * slices;
 
@@ -388,7 +395,7 @@ static void bench_take(const char *counter, const char *lockfile, long iters)
 		     &m[2], &m[1]);
 	/* runs it shared no turns with: the medians' ratio, not a median ratio */
 	record_one("take_vs_flock_sh", "  values/s: lwnfs pread / flock script",
-		   "x", median(sh.runs) / median(m[0].runs));
+		   "x", median(sh.runs, RUNS) / median(m[0].runs, RUNS));
 }
 
 /* open + read + close, against tmpfs and procfs */
@@ -489,7 +496,9 @@ static void module_sections(const char *ko, long *text, long *data, long *bss)
 
 /*
  * Kernel memory per user-made counter: the slab delta over @n counters
- * made in a fresh directory, and what is left once they are removed.
+ * made in a fresh directory, and what is left once they are removed,
+ * each read settled as lwnfs-scale reads it (settled_slab()): a slab
+ * read right after the unlinks still holds what waits for RCU.
  */
 static void bench_memory(long n)
 {
@@ -500,19 +509,18 @@ static void bench_memory(long n)
 	snprintf(dir, sizeof(dir), "%s/memory", mnt);
 	if (mkdir(dir, 0755))
 		die(dir);
-	sync();
-	before = slab_bytes();
+	before = settled_slab();
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%ld", dir, i);
 		close(xopen(path, O_CREAT | O_WRONLY));
 	}
-	made = slab_bytes();
+	made = settled_slab();
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%ld", dir, i);
 		if (unlink(path))
 			die(path);
 	}
-	after = slab_bytes();
+	after = settled_slab();
 	if (rmdir(dir))
 		die(dir);
 	record_one("made_counter_bytes", "kernel memory per made counter (slab)",

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * What the benchmarks (lwnfs-bench, lwnfs-scale, lwnfs-peers) share: the
- * clock, dying with the program's name, sorting figures, the slab;
- * lwnfs-race takes the first two.
+ * clock, dying with the program's name, sorting figures and their median,
+ * the slab, settled; lwnfs-race takes the first two.
  * Included after _GNU_SOURCE is defined (program_invocation_short_name).
  */
 #ifndef LWNFS_MEASURE_H
@@ -13,10 +13,12 @@
 #endif
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static inline void die(const char *what)
 {
@@ -47,6 +49,23 @@ static inline int cmp_ll(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+#define MEDIAN_MAX	16	/* the most figures median() takes */
+
+/* The median of the @n figures of @v (@n odd: the runs); @v is kept as is. */
+static inline double median(const double *v, int n)
+{
+	double s[MEDIAN_MAX];
+
+	if (n < 1 || n > MEDIAN_MAX) {
+		fprintf(stderr, "%s: a median of %d figures\n",
+			program_invocation_short_name, n);
+		exit(1);
+	}
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	return s[n / 2];
+}
+
 /* Slab memory in use, in bytes, from /proc/meminfo. */
 static inline long long slab_bytes(void)
 {
@@ -65,6 +84,26 @@ static inline long long slab_bytes(void)
 		die("/proc/meminfo's Slab line");
 	}
 	return kb * 1024;
+}
+
+/*
+ * What the slab holds once freed objects have gone: after RCU's grace
+ * periods (a pause) and drop_caches; the slab's per-CPU caches stay.
+ */
+static inline long long settled_slab(void)
+{
+	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
+
+	/* Freed dentries and inodes go after RCU grace periods: a pause. */
+	if (fd < 0)
+		die("/proc/sys/vm/drop_caches");
+	usleep(200000);
+	/* Only what is unused: lwnfs's counters are pinned. */
+	if (write(fd, "2", 1) != 1)
+		die("drop_caches");
+	close(fd);
+	usleep(200000);
+	return slab_bytes();
 }
 
 #endif

@@ -59,15 +59,6 @@ static void fail(const char *what, const char *detail)
 	exit(1);
 }
 
-static double median(const double *v)
-{
-	double s[RUNS];
-
-	memcpy(s, v, sizeof(s));
-	qsort(s, RUNS, sizeof(*s), cmp_double);
-	return s[RUNS / 2];
-}
-
 /* A peer: how one process gets ready, takes a value, and is done. */
 struct peer {
 	const char *key, *what;
@@ -387,10 +378,10 @@ int main(int argc, char **argv)
 			hi = ratio[r] > hi ? ratio[r] : hi;
 		}
 		printf("%-46s %12.0f %13.2fx %10.2fx-%.2fx\n", p->what,
-		       median(p->ns), median(ratio), lo, hi);
+		       median(p->ns, RUNS), median(ratio, RUNS), lo, hi);
 		fprintf(json, "    \"%s\": { \"what\": \"%s\", ", p->key, p->what);
 		fprintf(json, "\"median\": %.1f, \"vs_lwnfs\": %.3f, ",
-			median(p->ns), median(ratio));
+			median(p->ns, RUNS), median(ratio, RUNS));
 		fprintf(json, "\"vs_lwnfs_min\": %.3f, \"vs_lwnfs_max\": %.3f }%s\n",
 			lo, hi, i < np ? "," : "");
 	}

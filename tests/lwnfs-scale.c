@@ -66,35 +66,6 @@ static void fail(const char *what)
 	exit(1);
 }
 
-static double median(const double *v, int n)
-{
-	double s[RUNS];
-
-	memcpy(s, v, n * sizeof(*s));
-	qsort(s, n, sizeof(*s), cmp_double);
-	return s[n / 2];
-}
-
-/*
- * What the slab holds once freed objects have gone: after RCU's grace
- * periods (a pause) and drop_caches; the slab's per-CPU caches stay.
- */
-static long long settled_slab(void)
-{
-	int fd = open("/proc/sys/vm/drop_caches", O_WRONLY);
-
-	/* Freed dentries and inodes go after RCU grace periods: a pause. */
-	if (fd < 0)
-		die("/proc/sys/vm/drop_caches");
-	usleep(200000);
-	/* Only what is unused: lwnfs's counters are pinned. */
-	if (write(fd, "2", 1) != 1)
-		die("drop_caches");
-	close(fd);
-	usleep(200000);
-	return slab_bytes();
-}
-
 static int dir_fd(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_DIRECTORY);

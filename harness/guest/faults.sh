@@ -5,8 +5,9 @@
 # each allocation of each lwnfs system call in turn through fail-nth, then
 # the sanitizers' own checks (kmemleak: what an unwind path forgot).
 # An injected vmalloc() failure makes the kernel print the allocation's
-# stack (warn_alloc()); vm.sh is told to let "Call Trace" lines pass, and
-# this script checks that each one is such a report and nothing else.
+# stack (warn_alloc()); vm.sh is told to let "Call Trace:" lines pass
+# (-c), and this script checks that each one is such a report and nothing
+# else.
 # A failure injected into kmemleak's own bookkeeping makes it say "Cannot
 # allocate a scan area, scanning the full object": vm.sh lets that pass
 # too (kmemleak then scans more, not less).
