@@ -206,11 +206,13 @@ static ssize_t lwnfs_read_iter(struct kiocb *iocb, struct iov_iter *to)
 /*
  * A write sets the counter to one decimal s64, with an optional sign and
  * at most one trailing newline, written in one go at position 0.  Anything
- * else is refused and leaves the counter as it was.
+ * else is refused and leaves the counter, its mode and its times as they
+ * were.
  */
 static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
-	struct inode *inode = file_inode(iocb->ki_filp);
+	struct file *file = iocb->ki_filp;
+	struct inode *inode = file_inode(file);
 	size_t count = iov_iter_count(from);
 	char text[LWNFS_WRITE_MAX + 1];
 	s64 value;
@@ -229,10 +231,22 @@ static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	if (err)
 		return err;
 
-	atomic64_set(inode->i_private, value);
+	/*
+	 * As generic_file_write_iter() and shmem do: under the inode lock,
+	 * before anything changes, file_remove_privs() clears the set-user-ID
+	 * and set-group-ID bits the kernel's rules say a write clears (none
+	 * for a writer with CAP_FSETID).  If it fails, the write changes
+	 * neither the value nor the times.
+	 */
 	inode_lock(inode);
-	inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
+	err = file_remove_privs(file);
+	if (!err) {
+		atomic64_set(inode->i_private, value);
+		inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
+	}
 	inode_unlock(inode);
+	if (err)
+		return err;
 	iocb->ki_pos += count;
 	return count;
 }

@@ -7,6 +7,9 @@
 load helpers
 
 IO=$TREE/tests/lwnfs-io
+# A tmpfs of the test's own, the yardstick (tmpfs_mount; teardown takes
+# it away).
+TMPFS=/tmp/lwnfs-tmpfs
 
 setup() {
 	load_lwnfs
@@ -14,6 +17,9 @@ setup() {
 
 teardown() {
 	unload_lwnfs
+	if [ -d "$TMPFS" ]; then
+		umount "$TMPFS" && rmdir "$TMPFS"
+	fi
 	if [ -d /sys/fs/cgroup/lwnfs-test ]; then
 		rmdir /sys/fs/cgroup/lwnfs-test
 	fi
@@ -36,6 +42,13 @@ make_file() {
 
 make_dir() {
 	perl -e 'umask 0; mkdir($ARGV[0], oct $ARGV[1]) or die "$ARGV[0]: $!\n"' "$@"
+}
+
+# tmpfs_mount: a tmpfs at $TMPFS whose root, like /tmp, anyone may
+# write (mode 1777).
+tmpfs_mount() {
+	mkdir "$TMPFS"
+	mount -t tmpfs -o mode=1777 tmpfs "$TMPFS"
 }
 
 # memcg_group: /sys/fs/cgroup/lwnfs-test, a memory cgroup for a test's
@@ -112,6 +125,41 @@ memcg_group() {
 		print truncate($fh, 0) ? "ok" : "$!", "\n"' "$C"
 	[ "${lines[*]}" = "Invalid argument ok" ]
 	[ "$(cat "$C")" = 9 ]
+}
+
+# A write drops privileges as every filesystem's does (file_remove_privs()
+# under the inode lock): a writer without CAP_FSETID clears set-user-ID,
+# and set-group-ID when the group may execute.  The writes are wr's: no
+# O_TRUNC, whose truncate clears the bits itself, no O_APPEND.
+@test "a write by another user clears set-user-ID and set-group-ID, as on tmpfs; a refused write and root's keep them" {
+	mount -o remount,mode=1777 "$MNT"
+	tmpfs_mount
+	local f ctime
+	for f in "$MNT/f" "$TMPFS/f"; do
+		as 1000 touch "$f"
+		as 1000 chmod 6777 "$f"
+	done
+	# What lwnfs refuses changes nothing, the bits and ctime included.
+	ctime=$(stat -c %z "$MNT/f")
+	run as 1001 bash -c "$(declare -f wr); wr $MNT/f" < <(printf x)
+	[ "$output" = EINVAL ]
+	[ "$(stat -c '%a %z' "$MNT/f")" = "6777 $ctime" ]
+	for f in "$MNT/f" "$TMPFS/f"; do
+		run as 1001 bash -c "$(declare -f wr); wr $f" < <(printf 5)
+		[ "$output" = ok ]
+	done
+	run stat -c %a "$MNT/f" "$TMPFS/f"
+	[ "${lines[*]}" = "777 777" ]
+	[ "$(cat "$MNT/f")" = 5 ]
+	# Root has CAP_FSETID: its write keeps them, on both.
+	for f in "$MNT/f" "$TMPFS/f"; do
+		chmod 6777 "$f"
+		run wr "$f" < <(printf 6)
+		[ "$output" = ok ]
+	done
+	run stat -c %a "$MNT/f" "$TMPFS/f"
+	[ "${lines[*]}" = "6777 6777" ]
+	[ "$(cat "$MNT/f")" = 6 ]
 }
 
 @test "fsync(2), fdatasync(2) and dd conv=fsync succeed; sync of a directory too" {

@@ -56,8 +56,6 @@ declare -A NAMES=(
 	[CURRENT_TIME]="2002: the time, before current_time()"
 	[simple_strtol]="2002: the write's parser, before kstrtos64()"
 	[simple_dir_inode_operations]="2002: the article's directory operations"
-	# What the kernel does for lwnfs, named for what it does.
-	[CAP_FSETID]="the capability inode_init_owner() checks for lwnfs"
 	# Kernel configuration: what a kernel built so does.
 	[CONFIG_*]="kernel configuration options, named for their effect"
 )
