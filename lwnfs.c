@@ -205,7 +205,9 @@ static ssize_t lwnfs_read_iter(struct kiocb *iocb, struct iov_iter *to)
 
 /*
  * A write sets the counter to one decimal s64, with an optional sign and
- * at most one trailing newline, written in one go at position 0.  Anything
+ * at most one trailing newline, written in one go at position 0.  An
+ * appending write (O_APPEND) goes at the end, i_size, which is always 0
+ * for a counter (lwnfs_setattr()): each one is a write at 0.  Anything
  * else is refused and leaves the counter, its mode and its times as they
  * were.
  */
@@ -215,12 +217,15 @@ static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	struct inode *inode = file_inode(file);
 	size_t count = iov_iter_count(from);
 	char text[LWNFS_WRITE_MAX + 1];
+	loff_t pos = iocb->ki_pos;
 	s64 value;
 	int err;
 
 	if (iocb->ki_flags & IOCB_NOWAIT)	/* the inode lock may sleep */
 		return -EAGAIN;
-	if (iocb->ki_pos != 0 || count > LWNFS_WRITE_MAX)
+	if (iocb->ki_flags & IOCB_APPEND)
+		pos = i_size_read(inode);
+	if (pos != 0 || count > LWNFS_WRITE_MAX)
 		return -EINVAL;
 	if (copy_from_iter(text, count, from) != count)
 		return -EFAULT;
@@ -247,7 +252,7 @@ static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	inode_unlock(inode);
 	if (err)
 		return err;
-	iocb->ki_pos += count;
+	iocb->ki_pos = pos + count;
 	return count;
 }
 

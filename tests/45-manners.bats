@@ -162,6 +162,28 @@ memcg_group() {
 	[ "$(cat "$MNT/f")" = 6 ]
 }
 
+# O_APPEND puts every write at the end: tmpfs's at its size, a counter's
+# at its size too, which is 0.  Every other rule of a write holds.
+@test "O_APPEND: every write on one open file sets the counter, whose end is 0 (tmpfs appends each at its size)" {
+	tmpfs_mount
+	echo 7 >"$C"
+	: >"$TMPFS/f"
+	local f said=()
+	for f in "$C" "$TMPFS/f"; do
+		run perl -e 'use Errno; use Fcntl;
+			sysopen(my $fh, $ARGV[0], O_WRONLY | O_APPEND) or die "$!\n";
+			for my $v ("5\n", "6\n", "x", "0" x 33, "-3\n") {
+				print defined(syswrite($fh, $v)) ? "ok" : (grep { $!{$_} } keys %!), "\n";
+			}' "$f"
+		echo "$f: ${lines[*]}"
+		said+=("${lines[*]}")
+	done
+	[ "${said[0]}" = "ok ok EINVAL EINVAL ok" ]
+	[ "${said[1]}" = "ok ok ok ok ok" ]
+	[ "$(cat "$C")" = -3 ]
+	[ "$(cat "$TMPFS/f")" = "$(printf '5\n6\nx%033d-3' 0)" ]
+}
+
 @test "fsync(2), fdatasync(2) and dd conv=fsync succeed; sync of a directory too" {
 	run "$IO" fsync "$C"
 	[ "$status" = 0 ]

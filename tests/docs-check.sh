@@ -56,6 +56,8 @@ declare -A NAMES=(
 	[CURRENT_TIME]="2002: the time, before current_time()"
 	[simple_strtol]="2002: the write's parser, before kstrtos64()"
 	[simple_dir_inode_operations]="2002: the article's directory operations"
+	# The kernel's own filesystems, which lwnfs does as they do.
+	[generic_write_checks]="where other filesystems put an appending write at i_size"
 	# Kernel configuration: what a kernel built so does.
 	[CONFIG_*]="kernel configuration options, named for their effect"
 )
