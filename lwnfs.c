@@ -260,6 +260,9 @@ static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
  * No FMODE_NOWAIT: io_uring's reads and writes run in its own threads.
  * No ->read beside ->read_iter, which /dev/zero has for a faster read(2):
  * kernel_read() refuses a file with both, failing execve(2) of a counter.
+ * iter_file_splice_write() hands what splice(2) and sendfile(2) bring
+ * from a pipe to ->write_iter, the pipe's buffers as an ITER_BVEC
+ * iterator; without ->splice_write both fail with EINVAL.
  */
 static const struct file_operations lwnfs_counter_fops = {
 	.owner		= THIS_MODULE,
@@ -268,6 +271,7 @@ static const struct file_operations lwnfs_counter_fops = {
 	.read_iter	= lwnfs_read_iter,
 	.write_iter	= lwnfs_write_iter,
 	.splice_read	= copy_splice_read,
+	.splice_write	= iter_file_splice_write,
 	.llseek		= generic_file_llseek,
 	.fsync		= noop_fsync,	/* nothing to write back */
 };

@@ -212,6 +212,36 @@ memcg_group() {
 	[ "$(cat "$C")" = 52 ]
 }
 
+# iter_file_splice_write() hands ->write_iter what one splice(2) takes
+# from a pipe, the pipe's buffers as one ITER_BVEC iterator.  A pipe in
+# packet mode (O_DIRECT) keeps each write(2) a buffer of its own: "1"
+# and "2\n" are two.  A second call on one open file goes on at the
+# position the first reached: tmpfs writes there, a counter refuses it
+# as it refuses a second write(2).
+@test "splice(2) and sendfile(2) into a counter: one call is one write, from two pipe buffers too; a second call on one open file: EINVAL" {
+	tmpfs_mount
+	echo 7 >"$C"
+	: >"$TMPFS/f"
+	run "$IO" splice-to "$C" $'1/2\n'
+	[ "$status" = 0 ]
+	[ "$output" = 3 ]
+	[ "$(cat "$C")" = 12 ]
+	run "$IO" splice-to "$TMPFS/f" 5 6
+	[ "${lines[*]}" = "1 1" ]
+	[ "$(cat "$TMPFS/f")" = 56 ]
+	run "$IO" splice-to "$C" 5 6
+	[ "${lines[*]}" = "1 Invalid argument" ]
+	[ "$(cat "$C")" = 5 ]
+	# What a write(2) refuses, a splice(2) refuses, and changes nothing.
+	run "$IO" splice-to "$C" x
+	[ "$output" = "Invalid argument" ]
+	[ "$(cat "$C")" = 6 ]
+	printf '34\n' >"$BATS_TEST_TMPDIR/in"
+	run "$IO" sendfile-to "$C" "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/in"
+	[ "${lines[*]}" = "3 Invalid argument" ]
+	[ "$(cat "$C")" = 34 ]
+}
+
 @test "copy_file_range(2) from a counter copies nothing and takes no value" {
 	echo 60 >"$C"
 	echo 7 >"$MNT/copy"
