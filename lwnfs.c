@@ -528,18 +528,45 @@ static const struct super_operations lwnfs_super_ops = {
 };
 
 /*
+ * Give one inode of the fixed tree the owner, group and, for the root,
+ * the mode that @o gives, under its inode lock, as setattr changes them.
+ * What changes sets ctime, as chown(2) and chmod(2) do; an option that
+ * gives the inode what it has changes nothing.
+ */
+static void lwnfs_apply_inode(struct inode *inode, bool root,
+			      const struct lwnfs_options *o)
+{
+	kuid_t uid;
+	kgid_t gid;
+	umode_t mode;
+
+	inode_lock(inode);
+	uid = inode->i_uid;
+	gid = inode->i_gid;
+	mode = inode->i_mode;
+	if (o->set & BIT(LWNFS_OPT_UID))
+		inode->i_uid = o->uid;
+	if (o->set & BIT(LWNFS_OPT_GID))
+		inode->i_gid = o->gid;
+	if (root && (o->set & BIT(LWNFS_OPT_MODE)))
+		inode->i_mode = S_IFDIR | o->mode;
+	if (!uid_eq(inode->i_uid, uid) || !gid_eq(inode->i_gid, gid) ||
+	    inode->i_mode != mode)
+		inode_set_ctime_current(inode);
+	inode_unlock(inode);
+}
+
+/*
  * Apply the options given to a mount or remount to the superblock: all
  * mounts share one, so a second mount's options must reach it too.  An
  * option not given changes nothing.  uid=, gid= and mode= are the owner
  * and mode of the fixed tree (mode= of its root only), as tmpfs's are of
  * its root; what users make belongs to its creator (lwnfs_make()), chown
- * and chmod included.  Only the fixed tree's
- * four inodes are changed, each under its inode lock, as setattr does.
+ * and chmod included.  Only the fixed tree's four inodes are changed.
  */
 static void lwnfs_apply(struct super_block *sb, const struct lwnfs_options *o)
 {
 	struct lwnfs_sb *sbi = sb->s_fs_info;
-	struct inode *inode;
 	int i;
 
 	mutex_lock(&sbi->lock);
@@ -553,21 +580,9 @@ static void lwnfs_apply(struct super_block *sb, const struct lwnfs_options *o)
 		WRITE_ONCE(sbi->opts.max_counters, o->max_counters);
 	mutex_unlock(&sbi->lock);
 
-	/*
-	 * Each inode under its own lock, as setattr changes it.  Both
-	 * callers hold s_umount, so two never interleave.
-	 */
-	for (i = 0; i < LWNFS_NR_BUILTIN; i++) {
-		inode = sbi->builtin[i];
-		inode_lock(inode);
-		if (o->set & BIT(LWNFS_OPT_UID))
-			inode->i_uid = o->uid;
-		if (o->set & BIT(LWNFS_OPT_GID))
-			inode->i_gid = o->gid;
-		if (i == LWNFS_ROOT && (o->set & BIT(LWNFS_OPT_MODE)))
-			inode->i_mode = S_IFDIR | o->mode;
-		inode_unlock(inode);
-	}
+	/* Both callers hold s_umount, so two never interleave. */
+	for (i = 0; i < LWNFS_NR_BUILTIN; i++)
+		lwnfs_apply_inode(sbi->builtin[i], i == LWNFS_ROOT, o);
 }
 
 /*

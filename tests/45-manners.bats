@@ -72,6 +72,36 @@ memcg_group() {
 	[ "${lines[*]}" = "644 755" ]
 }
 
+# chown(2) and chmod(2) set ctime; so does a mount option that changes
+# an owner or a mode.  (tmpfs is no yardstick here: its uid=, gid= and
+# mode= change nothing on remount.)  Each step waits 0.1 s first, past
+# any tick of the coarse clock ctime is read from.
+@test "a mount option that changes an owner or a mode sets that inode's ctime, as chown(2) and chmod(2) do; the same again sets none" {
+	local builtin=("$MNT" "$C" "$MNT/subdir" "$MNT/subdir/subcounter") before after i
+	mapfile -t before < <(stat -c %z "${builtin[@]}")
+	sleep 0.1
+	mount -o remount,uid=1000,gid=100 "$MNT"
+	mapfile -t after < <(stat -c %z "${builtin[@]}")
+	for i in 0 1 2 3; do
+		echo "${builtin[i]}: ${before[i]} -> ${after[i]}"
+		[ "${after[i]}" != "${before[i]}" ]
+	done
+	# The owner each has, an option that owns nothing, a second mount
+	# with no options: no ctime changes.
+	sleep 0.1
+	mount -o remount,uid=1000,max_counters=100 "$MNT"
+	mkdir -p /tmp/lwnfs2
+	mount -t lwnfs lwnfs /tmp/lwnfs2
+	[ "$(stat -c %z "${builtin[@]}")" = "$(printf '%s\n' "${after[@]}")" ]
+	# mode= is the root's alone: its ctime, no other.
+	sleep 0.1
+	mount -o remount,mode=700 "$MNT"
+	mapfile -t before < <(stat -c %z "${builtin[@]}")
+	[ "${before[0]}" != "${after[0]}" ]
+	[ "${before[*]:1}" = "${after[*]:1}" ]
+	[ "$(stat -c '%u %g %a' "$MNT")" = "1000 100 700" ]
+}
+
 @test "on a mode=1777 mount a user's set-user-ID file is the user's, and the user's to remove" {
 	mount -o remount,mode=1777 "$MNT"
 	as 1000 bash -c "$(declare -f make_file make_dir); make_file $MNT/suid 4755; make_dir $MNT/d 755"
