@@ -1,8 +1,10 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # What every Linux filesystem does, held to what the kernel's own do:
-# owners of new inodes, truncate, fsync, the iterator I/O paths (readv,
-# splice, sendfile, io_uring), read-only mounts and memory accounting.
+# owners of new inodes and the ctime of owners mount options change,
+# privileges a write drops, O_APPEND, truncate, fsync, the iterator I/O
+# paths (readv, splice, sendfile, io_uring, into a counter too),
+# read-only mounts and memory accounting.
 
 load helpers
 
