@@ -205,20 +205,27 @@ static ssize_t lwnfs_read_iter(struct kiocb *iocb, struct iov_iter *to)
 
 /*
  * A write sets the counter to one decimal s64, with an optional sign and
- * at most one trailing newline, written in one go at position 0.  Anything
- * else is refused and leaves the counter as it was.
+ * at most one trailing newline, written in one go at position 0.  An
+ * appending write (O_APPEND) goes at the end, i_size, which is always 0
+ * for a counter (lwnfs_setattr()): each one is a write at 0.  Anything
+ * else is refused and leaves the counter, its mode and its times as they
+ * were.
  */
 static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
-	struct inode *inode = file_inode(iocb->ki_filp);
+	struct file *file = iocb->ki_filp;
+	struct inode *inode = file_inode(file);
 	size_t count = iov_iter_count(from);
 	char text[LWNFS_WRITE_MAX + 1];
+	loff_t pos = iocb->ki_pos;
 	s64 value;
 	int err;
 
 	if (iocb->ki_flags & IOCB_NOWAIT)	/* the inode lock may sleep */
 		return -EAGAIN;
-	if (iocb->ki_pos != 0 || count > LWNFS_WRITE_MAX)
+	if (iocb->ki_flags & IOCB_APPEND)
+		pos = i_size_read(inode);
+	if (pos != 0 || count > LWNFS_WRITE_MAX)
 		return -EINVAL;
 	if (copy_from_iter(text, count, from) != count)
 		return -EFAULT;
@@ -229,11 +236,23 @@ static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	if (err)
 		return err;
 
-	atomic64_set(inode->i_private, value);
+	/*
+	 * As generic_file_write_iter() and shmem do: under the inode lock,
+	 * before anything changes, file_remove_privs() clears the set-user-ID
+	 * and set-group-ID bits the kernel's rules say a write clears (none
+	 * for a writer with CAP_FSETID).  If it fails, the write changes
+	 * neither the value nor the times.
+	 */
 	inode_lock(inode);
-	inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
+	err = file_remove_privs(file);
+	if (!err) {
+		atomic64_set(inode->i_private, value);
+		inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
+	}
 	inode_unlock(inode);
-	iocb->ki_pos += count;
+	if (err)
+		return err;
+	iocb->ki_pos = pos + count;
 	return count;
 }
 
@@ -241,6 +260,9 @@ static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
  * No FMODE_NOWAIT: io_uring's reads and writes run in its own threads.
  * No ->read beside ->read_iter, which /dev/zero has for a faster read(2):
  * kernel_read() refuses a file with both, failing execve(2) of a counter.
+ * iter_file_splice_write() hands what splice(2) and sendfile(2) bring
+ * from a pipe to ->write_iter, the pipe's buffers as an ITER_BVEC
+ * iterator; without ->splice_write both fail with EINVAL.
  */
 static const struct file_operations lwnfs_counter_fops = {
 	.owner		= THIS_MODULE,
@@ -249,6 +271,7 @@ static const struct file_operations lwnfs_counter_fops = {
 	.read_iter	= lwnfs_read_iter,
 	.write_iter	= lwnfs_write_iter,
 	.splice_read	= copy_splice_read,
+	.splice_write	= iter_file_splice_write,
 	.llseek		= generic_file_llseek,
 	.fsync		= noop_fsync,	/* nothing to write back */
 };
@@ -505,18 +528,45 @@ static const struct super_operations lwnfs_super_ops = {
 };
 
 /*
+ * Give one inode of the fixed tree the owner, group and, for the root,
+ * the mode that @o gives, under its inode lock, as setattr changes them.
+ * What changes sets ctime, as chown(2) and chmod(2) do; an option that
+ * gives the inode what it has changes nothing.
+ */
+static void lwnfs_apply_inode(struct inode *inode, bool root,
+			      const struct lwnfs_options *o)
+{
+	kuid_t uid;
+	kgid_t gid;
+	umode_t mode;
+
+	inode_lock(inode);
+	uid = inode->i_uid;
+	gid = inode->i_gid;
+	mode = inode->i_mode;
+	if (o->set & BIT(LWNFS_OPT_UID))
+		inode->i_uid = o->uid;
+	if (o->set & BIT(LWNFS_OPT_GID))
+		inode->i_gid = o->gid;
+	if (root && (o->set & BIT(LWNFS_OPT_MODE)))
+		inode->i_mode = S_IFDIR | o->mode;
+	if (!uid_eq(inode->i_uid, uid) || !gid_eq(inode->i_gid, gid) ||
+	    inode->i_mode != mode)
+		inode_set_ctime_current(inode);
+	inode_unlock(inode);
+}
+
+/*
  * Apply the options given to a mount or remount to the superblock: all
  * mounts share one, so a second mount's options must reach it too.  An
  * option not given changes nothing.  uid=, gid= and mode= are the owner
  * and mode of the fixed tree (mode= of its root only), as tmpfs's are of
  * its root; what users make belongs to its creator (lwnfs_make()), chown
- * and chmod included.  Only the fixed tree's
- * four inodes are changed, each under its inode lock, as setattr does.
+ * and chmod included.  Only the fixed tree's four inodes are changed.
  */
 static void lwnfs_apply(struct super_block *sb, const struct lwnfs_options *o)
 {
 	struct lwnfs_sb *sbi = sb->s_fs_info;
-	struct inode *inode;
 	int i;
 
 	mutex_lock(&sbi->lock);
@@ -530,21 +580,9 @@ static void lwnfs_apply(struct super_block *sb, const struct lwnfs_options *o)
 		WRITE_ONCE(sbi->opts.max_counters, o->max_counters);
 	mutex_unlock(&sbi->lock);
 
-	/*
-	 * Each inode under its own lock, as setattr changes it.  Both
-	 * callers hold s_umount, so two never interleave.
-	 */
-	for (i = 0; i < LWNFS_NR_BUILTIN; i++) {
-		inode = sbi->builtin[i];
-		inode_lock(inode);
-		if (o->set & BIT(LWNFS_OPT_UID))
-			inode->i_uid = o->uid;
-		if (o->set & BIT(LWNFS_OPT_GID))
-			inode->i_gid = o->gid;
-		if (i == LWNFS_ROOT && (o->set & BIT(LWNFS_OPT_MODE)))
-			inode->i_mode = S_IFDIR | o->mode;
-		inode_unlock(inode);
-	}
+	/* Both callers hold s_umount, so two never interleave. */
+	for (i = 0; i < LWNFS_NR_BUILTIN; i++)
+		lwnfs_apply_inode(sbi->builtin[i], i == LWNFS_ROOT, o);
 }
 
 /*

@@ -1,12 +1,17 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
 # What every Linux filesystem does, held to what the kernel's own do:
-# owners of new inodes, truncate, fsync, the iterator I/O paths (readv,
-# splice, sendfile, io_uring), read-only mounts and memory accounting.
+# owners of new inodes and the ctime of owners mount options change,
+# privileges a write drops, O_APPEND, truncate, fsync, the iterator I/O
+# paths (readv, splice, sendfile, io_uring, into a counter too),
+# read-only mounts and memory accounting.
 
 load helpers
 
 IO=$TREE/tests/lwnfs-io
+# A tmpfs of the test's own, the yardstick (tmpfs_mount; teardown takes
+# it away).
+TMPFS=/tmp/lwnfs-tmpfs
 
 setup() {
 	load_lwnfs
@@ -14,6 +19,9 @@ setup() {
 
 teardown() {
 	unload_lwnfs
+	if [ -d "$TMPFS" ]; then
+		umount "$TMPFS" && rmdir "$TMPFS"
+	fi
 	if [ -d /sys/fs/cgroup/lwnfs-test ]; then
 		rmdir /sys/fs/cgroup/lwnfs-test
 	fi
@@ -38,6 +46,13 @@ make_dir() {
 	perl -e 'umask 0; mkdir($ARGV[0], oct $ARGV[1]) or die "$ARGV[0]: $!\n"' "$@"
 }
 
+# tmpfs_mount: a tmpfs at $TMPFS whose root, like /tmp, anyone may
+# write (mode 1777).
+tmpfs_mount() {
+	mkdir "$TMPFS"
+	mount -t tmpfs -o mode=1777 tmpfs "$TMPFS"
+}
+
 # memcg_group: /sys/fs/cgroup/lwnfs-test, a memory cgroup for a test's
 # processes (teardown removes it).
 memcg_group() {
@@ -57,6 +72,36 @@ memcg_group() {
 	# The mode asked for, less the umask, as on every filesystem.
 	run stat -c '%a' "$MNT/made" "$MNT/dir"
 	[ "${lines[*]}" = "644 755" ]
+}
+
+# chown(2) and chmod(2) set ctime; so does a mount option that changes
+# an owner or a mode.  (tmpfs is no yardstick here: its uid=, gid= and
+# mode= change nothing on remount.)  Each step waits 0.1 s first, past
+# any tick of the coarse clock ctime is read from.
+@test "a mount option that changes an owner or a mode sets that inode's ctime, as chown(2) and chmod(2) do; the same again sets none" {
+	local builtin=("$MNT" "$C" "$MNT/subdir" "$MNT/subdir/subcounter") before after i
+	mapfile -t before < <(stat -c %z "${builtin[@]}")
+	sleep 0.1
+	mount -o remount,uid=1000,gid=100 "$MNT"
+	mapfile -t after < <(stat -c %z "${builtin[@]}")
+	for i in 0 1 2 3; do
+		echo "${builtin[i]}: ${before[i]} -> ${after[i]}"
+		[ "${after[i]}" != "${before[i]}" ]
+	done
+	# The owner each has, an option that owns nothing, a second mount
+	# with no options: no ctime changes.
+	sleep 0.1
+	mount -o remount,uid=1000,max_counters=100 "$MNT"
+	mkdir -p /tmp/lwnfs2
+	mount -t lwnfs lwnfs /tmp/lwnfs2
+	[ "$(stat -c %z "${builtin[@]}")" = "$(printf '%s\n' "${after[@]}")" ]
+	# mode= is the root's alone: its ctime, no other.
+	sleep 0.1
+	mount -o remount,mode=700 "$MNT"
+	mapfile -t before < <(stat -c %z "${builtin[@]}")
+	[ "${before[0]}" != "${after[0]}" ]
+	[ "${before[*]:1}" = "${after[*]:1}" ]
+	[ "$(stat -c '%u %g %a' "$MNT")" = "1000 100 700" ]
 }
 
 @test "on a mode=1777 mount a user's set-user-ID file is the user's, and the user's to remove" {
@@ -114,6 +159,63 @@ memcg_group() {
 	[ "$(cat "$C")" = 9 ]
 }
 
+# A write drops privileges as every filesystem's does (file_remove_privs()
+# under the inode lock): a writer without CAP_FSETID clears set-user-ID,
+# and set-group-ID when the group may execute.  The writes are wr's: no
+# O_TRUNC, whose truncate clears the bits itself, no O_APPEND.
+@test "a write by another user clears set-user-ID and set-group-ID, as on tmpfs; a refused write and root's keep them" {
+	mount -o remount,mode=1777 "$MNT"
+	tmpfs_mount
+	local f ctime
+	for f in "$MNT/f" "$TMPFS/f"; do
+		as 1000 touch "$f"
+		as 1000 chmod 6777 "$f"
+	done
+	# What lwnfs refuses changes nothing, the bits and ctime included.
+	ctime=$(stat -c %z "$MNT/f")
+	run as 1001 bash -c "$(declare -f wr); wr $MNT/f" < <(printf x)
+	[ "$output" = EINVAL ]
+	[ "$(stat -c '%a %z' "$MNT/f")" = "6777 $ctime" ]
+	for f in "$MNT/f" "$TMPFS/f"; do
+		run as 1001 bash -c "$(declare -f wr); wr $f" < <(printf 5)
+		[ "$output" = ok ]
+	done
+	run stat -c %a "$MNT/f" "$TMPFS/f"
+	[ "${lines[*]}" = "777 777" ]
+	[ "$(cat "$MNT/f")" = 5 ]
+	# Root has CAP_FSETID: its write keeps them, on both.
+	for f in "$MNT/f" "$TMPFS/f"; do
+		chmod 6777 "$f"
+		run wr "$f" < <(printf 6)
+		[ "$output" = ok ]
+	done
+	run stat -c %a "$MNT/f" "$TMPFS/f"
+	[ "${lines[*]}" = "6777 6777" ]
+	[ "$(cat "$MNT/f")" = 6 ]
+}
+
+# O_APPEND puts every write at the end: tmpfs's at its size, a counter's
+# at its size too, which is 0.  Every other rule of a write holds.
+@test "O_APPEND: every write on one open file sets the counter, whose end is 0 (tmpfs appends each at its size)" {
+	tmpfs_mount
+	echo 7 >"$C"
+	: >"$TMPFS/f"
+	local f said=()
+	for f in "$C" "$TMPFS/f"; do
+		run perl -e 'use Errno; use Fcntl;
+			sysopen(my $fh, $ARGV[0], O_WRONLY | O_APPEND) or die "$!\n";
+			for my $v ("5\n", "6\n", "x", "0" x 33, "-3\n") {
+				print defined(syswrite($fh, $v)) ? "ok" : (grep { $!{$_} } keys %!), "\n";
+			}' "$f"
+		echo "$f: ${lines[*]}"
+		said+=("${lines[*]}")
+	done
+	[ "${said[0]}" = "ok ok EINVAL EINVAL ok" ]
+	[ "${said[1]}" = "ok ok ok ok ok" ]
+	[ "$(cat "$C")" = -3 ]
+	[ "$(cat "$TMPFS/f")" = "$(printf '5\n6\nx%033d-3' 0)" ]
+}
+
 @test "fsync(2), fdatasync(2) and dd conv=fsync succeed; sync of a directory too" {
 	run "$IO" fsync "$C"
 	[ "$status" = 0 ]
@@ -140,6 +242,36 @@ memcg_group() {
 	[ "$status" = 0 ]
 	[ "$output" = 51 ]
 	[ "$(cat "$C")" = 52 ]
+}
+
+# iter_file_splice_write() hands ->write_iter what one splice(2) takes
+# from a pipe, the pipe's buffers as one ITER_BVEC iterator.  A pipe in
+# packet mode (O_DIRECT) keeps each write(2) a buffer of its own: "1"
+# and "2\n" are two.  A second call on one open file goes on at the
+# position the first reached: tmpfs writes there, a counter refuses it
+# as it refuses a second write(2).
+@test "splice(2) and sendfile(2) into a counter: one call is one write, from two pipe buffers too; a second call on one open file: EINVAL" {
+	tmpfs_mount
+	echo 7 >"$C"
+	: >"$TMPFS/f"
+	run "$IO" splice-to "$C" $'1/2\n'
+	[ "$status" = 0 ]
+	[ "$output" = 3 ]
+	[ "$(cat "$C")" = 12 ]
+	run "$IO" splice-to "$TMPFS/f" 5 6
+	[ "${lines[*]}" = "1 1" ]
+	[ "$(cat "$TMPFS/f")" = 56 ]
+	run "$IO" splice-to "$C" 5 6
+	[ "${lines[*]}" = "1 Invalid argument" ]
+	[ "$(cat "$C")" = 5 ]
+	# What a write(2) refuses, a splice(2) refuses, and changes nothing.
+	run "$IO" splice-to "$C" x
+	[ "$output" = "Invalid argument" ]
+	[ "$(cat "$C")" = 6 ]
+	printf '34\n' >"$BATS_TEST_TMPDIR/in"
+	run "$IO" sendfile-to "$C" "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/in"
+	[ "${lines[*]}" = "3 Invalid argument" ]
+	[ "$(cat "$C")" = 34 ]
 }
 
 @test "copy_file_range(2) from a counter copies nothing and takes no value" {

@@ -65,8 +65,8 @@ declare -A NAMES=(
 	[CURRENT_TIME]="2002: the time, before current_time()"
 	[simple_strtol]="2002: the write's parser, before kstrtos64()"
 	[simple_dir_inode_operations]="2002: the article's directory operations"
-	# What the kernel does for lwnfs, named for what it does.
-	[CAP_FSETID]="the capability inode_init_owner() checks for lwnfs"
+	# The kernel's own filesystems, which lwnfs does as they do.
+	[generic_write_checks]="where other filesystems put an appending write at i_size"
 	# Kernel configuration: what a kernel built so does.
 	[CONFIG_*]="kernel configuration options, named for their effect"
 )

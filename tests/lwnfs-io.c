@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lwnfs-io - read an lwnfs counter through the kernel's other I/O paths
+ * lwnfs-io - read and write an lwnfs counter through the kernel's other
+ * I/O paths
  *
  * Usage: lwnfs-io readv FILE
  *        lwnfs-io splice FILE
@@ -8,6 +9,8 @@
  *        lwnfs-io fsync FILE
  *        lwnfs-io exec FILE
  *        lwnfs-io uring THREADS COUNT FILE
+ *        lwnfs-io splice-to FILE DATA...
+ *        lwnfs-io sendfile-to FILE SOURCE...
  *
  * readv: one readv(2) at position 0 into buffers of 1, 2 and 29 bytes.
  * splice: one splice(2) of up to 64 bytes from FILE into a pipe.
@@ -20,8 +23,16 @@
  * uring: THREADS threads, each with an io_uring of its own (raw system
  * calls, no liburing), submit COUNT reads of FILE at position 0 each,
  * up to 32 in flight; every value read is printed, one per line.
- * Exits non-zero when a call fails or a value's text is not
- * "<number>\n".
+ * splice-to: FILE is opened once, for writing; each DATA goes into a
+ * pipe of its own in packet mode (O_DIRECT), where each write(2) stays a
+ * pipe buffer of its own, one write for each piece between '/'s, and one
+ * splice(2) moves all of it from the pipe into FILE.
+ * sendfile-to: FILE is opened once, for writing; one sendfile(2) of up
+ * to 64 bytes from each SOURCE into it.
+ * Both print what each call returned, one per line: the bytes it moved,
+ * or strerror() of its error.
+ * Exits non-zero when a call other than those fails or a value's text
+ * is not "<number>\n".
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -111,6 +122,57 @@ static void do_pipe(int use_sendfile)
 		exit(1);
 	}
 	print_value(buf, m);
+}
+
+/* What a splice(2) or sendfile(2) returned: the bytes or the error. */
+static void print_moved(ssize_t n)
+{
+	if (n < 0)
+		puts(strerror(errno));
+	else
+		printf("%zd\n", n);
+}
+
+/* Each of @data spliced into @path from a packet-mode pipe of its own. */
+static void do_splice_to(char **data, int n)
+{
+	int fd = open_or_die(O_WRONLY), p[2], i;
+	char *piece, *next;
+	size_t len, all;
+
+	for (i = 0; i < n; i++) {
+		if (pipe2(p, O_DIRECT))
+			die("pipe2");
+		all = 0;
+		for (piece = data[i]; piece; piece = next) {
+			next = strchr(piece, '/');
+			if (next)
+				*next++ = '\0';
+			len = strlen(piece);
+			if (write(p[1], piece, len) != (ssize_t)len)
+				die("write to the pipe");
+			all += len;
+		}
+		print_moved(splice(p[0], NULL, fd, NULL, all, 0));
+		close(p[0]);
+		close(p[1]);
+	}
+	close(fd);
+}
+
+/* Up to 64 bytes of each of @sources sent into @path. */
+static void do_sendfile_to(char **sources, int n)
+{
+	int fd = open_or_die(O_WRONLY), in, i;
+
+	for (i = 0; i < n; i++) {
+		in = open(sources[i], O_RDONLY);
+		if (in < 0)
+			die(sources[i]);
+		print_moved(sendfile(fd, in, NULL, 64));
+		close(in);
+	}
+	close(fd);
 }
 
 static void do_fsync(void)
@@ -283,6 +345,12 @@ int main(int argc, char **argv)
 			do_exec();
 		else
 			goto usage;
+	} else if (argc >= 4 && !strcmp(cmd, "splice-to")) {
+		path = argv[2];
+		do_splice_to(argv + 3, argc - 3);
+	} else if (argc >= 4 && !strcmp(cmd, "sendfile-to")) {
+		path = argv[2];
+		do_sendfile_to(argv + 3, argc - 3);
 	} else if (argc == 5 && !strcmp(cmd, "uring")) {
 		threads = atoi(argv[2]);
 		count = atol(argv[3]);
@@ -298,6 +366,8 @@ int main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr, "usage: lwnfs-io readv|splice|sendfile|fsync|exec FILE\n"
-		"       lwnfs-io uring THREADS COUNT FILE (THREADS: 1 to 64)\n");
+		"       lwnfs-io uring THREADS COUNT FILE (THREADS: 1 to 64)\n"
+		"       lwnfs-io splice-to FILE DATA...\n"
+		"       lwnfs-io sendfile-to FILE SOURCE...\n");
 	return 2;
 }
