@@ -189,7 +189,7 @@ help:
 	@echo 'make demo      boot the distro kernel in QEMU and replay the article'
 	@echo 'make vm        the same, then an interactive shell in the guest'
 	@echo 'make check     build, then run the test suite in a QEMU guest'
-	@echo 'make check-all build and test on every Debian release'"'"'s own kernel, then check-life'
+	@echo 'make check-all build and test on every Debian release'"'"'s own kernel, then check-life and check-secureboot'
 	@echo 'make check-life  lwnfs-dkms through kernel and package upgrades, no headers, boots under systemd, autopkgtest'
 	@echo 'make check-secureboot  lwnfs refused, unsigned or signed with an untrusted key, by kernels that enforce signatures'
 	@echo 'make check-debug  suite, fuzz, stress, fault injection on a KASAN kernel; suite, stress, races on KCSAN'

@@ -88,8 +88,11 @@ echo "backport: ok: headers saying 4.19 stop the build with: $(grep 'lwnfs: erro
 # 3. Neither form of an API: one line naming it, before lwnfs.c compiles.
 copy_headers "$work/unknown"
 fs_h=$(header "$work/unknown" include/linux/fs.h)
-sed -i '/^extern int generic_delete_inode(struct inode \*inode);$/d' "$fs_h"
-! grep -q 'generic_delete_inode' "$fs_h" || fail "could not take generic_delete_inode() out of $fs_h"
+# (Headers of 6.18 and later declare inode_just_drop() instead: it goes too.)
+sed -i -e '/^extern int generic_delete_inode(struct inode \*inode);$/d' \
+	-e '/^extern int inode_just_drop(struct inode \*inode);$/d' "$fs_h"
+! grep -q -e 'generic_delete_inode' -e 'inode_just_drop' "$fs_h" ||
+	fail "could not take generic_delete_inode() and inode_just_drop() out of $fs_h"
 ! build "$work/unknown" || fail "the build against headers without generic_delete_inode() succeeded"
 grep -q -x "lwnfs: error: Linux $release has no known form of inode_just_drop() (not the newer one, probe INODE_JUST_DROP, nor generic_delete_inode() of before 6.18); see README.md, \"Supported kernels\"" \
 	"$work/unknown/build.log" || { cat "$work/unknown/build.log" >&2; fail "no line naming inode_just_drop()"; }

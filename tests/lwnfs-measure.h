@@ -57,7 +57,7 @@ static inline double median(const double *v, int n)
 	double s[MEDIAN_MAX];
 
 	if (n < 1 || n > MEDIAN_MAX) {
-		fprintf(stderr, "%s: a median of %d figures\n",
+		fprintf(stderr, "%s: the middle of %d figures\n",
 			program_invocation_short_name, n);
 		exit(1);
 	}
