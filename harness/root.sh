@@ -166,14 +166,16 @@ current() {
 	return 1
 }
 
-# The same for a cross root: the version of the headers it holds for each
-# foreign row (.lwnfs-headers, written by cross-headers.sh) against its
-# linux-headers-<flavour> in the archive.
+# The same for a cross root: the version of linux-headers-<flavour> it
+# was made from for each foreign row (.lwnfs-headers, written by
+# cross-headers.sh: the headers' version, and the archive's version of
+# the metapackage then when the archive did not serve its headers)
+# against the one in the archive now.
 cross_current() {
 	local spec have want
 	chroot "$root" apt-get -qq -o Acquire::Languages=none update >/dev/null 2>&1 || return 2
 	for spec in $foreign; do
-		have=$(awk -v spec="$spec" '$1 == spec { print $3 }' "$root/.lwnfs-headers")
+		have=$(awk -v spec="$spec" '$1 == spec { print $NF }' "$root/.lwnfs-headers")
 		want=$(candidate "linux-headers-${spec#*:}:${spec%%:*}")
 		[ -n "$want" ] || return 2
 		[ "$have" != "$want" ] || continue
