@@ -5,7 +5,8 @@
 #
 # Build lwnfs W=1, the module and the test programs, for the Debian kernel
 # of matrix row ROW (RELEASE-ARCH: bookworm-arm64, bookworm-armhf,
-# bookworm-i386, trixie-arm64) with Debian's cross compiler of that
+# bookworm-i386, bookworm-armel, trixie-arm64, trixie-s390x,
+# trixie-ppc64el, trixie-riscv64) with Debian's cross compiler of that
 # kernel's gcc version,
 # no emulation: in the amd64 cross root of its release (root.sh
 # bookworm-cross or trixie-cross, made or refreshed first), which holds
@@ -37,6 +38,10 @@ arches='
 arm64    aarch64-linux-gnu-     64
 armhf    arm-linux-gnueabihf-   32
 i386     i686-linux-gnu-        32
+armel    arm-linux-gnueabi-     32
+s390x    s390x-linux-gnu-       64
+ppc64el  powerpc64le-linux-gnu- 64
+riscv64  riscv64-linux-gnu-     64
 '
 cross=${row%-*}-cross arch=${row##*-} prefix='' bits=''
 read -r prefix bits < <(awk -v a="$arch" '$1 == a { print $2, $3 }' <<<"$arches") || true

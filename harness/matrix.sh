@@ -5,8 +5,9 @@
 #
 # make check-all: for each matrix row (default: $KERNELS, else all of
 # the table below: bullseye bookworm trixie trixie-rt sid next
-# bookworm-i386 bookworm-arm64 bookworm-armhf trixie-arm64), make or
-# refresh the
+# bookworm-i386 bookworm-arm64 bookworm-armhf trixie-arm64, booted;
+# bookworm-armel trixie-s390x trixie-ppc64el trixie-riscv64, built only),
+# make or refresh the
 # release's root (root.sh), build lwnfs W=1 in it with its own compiler
 # (root-build.sh), check what conftest.sh found in its headers against
 # tests/conftest.expected, boot its own kernel on that root in QEMU and run
@@ -14,10 +15,10 @@
 # every row, the installation suites (tests/install/: make install, the
 # lwnfs-dkms package built once on the host, make dkms-install) on every
 # row, or with -i only on the rows named (-i '': on none).  With -b, the
-# rows named are only built, not booted: the table's "cross" rows (the
-# ARM rows) cross-compiled with no emulation (harness/cross-build.sh: W=1,
-# probes, no 64-bit division helper on a 32-bit one), the others in their
-# root as above; their row says "built, not booted".  A row the table
+# rows named are only built, not booted: the table's "cross" rows (those
+# of other architectures than amd64 and i386) cross-compiled with no
+# emulation (harness/cross-build.sh: W=1, probes, no 64-bit division
+# helper on a 32-bit one), the others in their root as above; their row says "built, not booted".  A row the table
 # says does not boot yet is built so too, whatever is asked, and where it
 # was to boot its row says "built, not booted: WHY" and counts as a skip,
 # never as a pass.  Prints one
@@ -45,6 +46,10 @@ bookworm-i386   root   boots
 bookworm-arm64  cross  boots
 bookworm-armhf  cross  boots
 trixie-arm64    cross  boots
+bookworm-armel  cross  no QEMU machine runs the marvell kernel (ARMv5: Kirkwood and Orion5x boards)
+trixie-s390x    cross  its root and guest are not set up yet (issue 42)
+trixie-ppc64el  cross  its root and guest are not set up yet (issue 42)
+trixie-riscv64  cross  its root and guest are not set up yet (issue 42)
 '
 # row_how ROW: how -b builds ROW; row_boots ROW: "boots" or why not (both
 # empty for a row the table has not).

@@ -6,7 +6,8 @@
 # Make, or refresh, the Debian root of matrix entry NAME (bullseye,
 # bookworm, trixie, trixie-rt, sid, next; and for other architectures
 # RELEASE-ARCH, each row of the table below: bookworm-i386,
-# bookworm-arm64, bookworm-armhf, trixie-arm64, ...) under
+# bookworm-arm64, bookworm-armhf, bookworm-armel, trixie-arm64,
+# trixie-s390x, trixie-ppc64el, trixie-riscv64) under
 # $LWNFS_CACHE/roots/NAME (default /var/cache/lwnfs): that release's
 # userland, compiler, kernel image and headers, bats and dkms, from
 # Debian's archive with mmdebstrap, for the row's architecture: the one
@@ -25,8 +26,9 @@
 # emulation: make, Debian's cross compilers of the release's gcc and the
 # headers of the kernel each foreign row of that release would get
 # (the table's rows of that release: bookworm-arm64, bookworm-armhf,
-# bookworm-i386, ...; trixie-arm64, ...), put in by cross-headers.sh; no
-# kernel image.
+# bookworm-i386, bookworm-armel; trixie-arm64, trixie-s390x,
+# trixie-ppc64el, trixie-riscv64), put in by cross-headers.sh; no kernel
+# image.
 # Prints the root's path.  "next" is a sid root whose kernel is the newest
 # in experimental (a release candidate) when that is newer than sid's;
 # when it is not, root.sh says so and exits 3, which the matrix counts as
@@ -64,10 +66,19 @@ check_hours=$LWNFS_ROOT_CHECK
 # else under qemu-user, deps.sh i386 decides and says; "foreign" under
 # qemu-user through binfmt_misc); and the releases it has a matrix row
 # in, RELEASE-ARCH, whose cross root (RELEASE-cross) holds its headers.
+# armel: marvell (ARMv5, whose 64-bit atomics are spinlocks:
+# GENERIC_ATOMIC64) is bookworm's and ends there; trixie's one armel
+# kernel, rpi, is ARMv6K (ldrexd, as armhf).  The roots of the armel,
+# s390x, ppc64el and riscv64 rows themselves (root.sh ROW, under
+# qemu-user) are untried: the matrix only cross-builds those rows.
 arches='
 arm64    arm64        aarch64-linux-gnu       foreign  bookworm trixie
 armhf    armmp-lpae   arm-linux-gnueabihf     foreign  bookworm
 i386     686-pae      i686-linux-gnu          i386     bookworm
+armel    marvell      arm-linux-gnueabi       foreign  bookworm
+s390x    s390x        s390x-linux-gnu         foreign  trixie
+ppc64el  powerpc64le  powerpc64le-linux-gnu   foreign  trixie
+riscv64  riscv64      riscv64-linux-gnu       foreign  trixie
 '
 
 # Each row: its Debian suite, its architecture (dpkg's name) and the
