@@ -115,11 +115,26 @@ fi
 # x86-64 runs 686-pae (i386) kernels too.  ARM: QEMU's "virt" board (PCI,
 # so the same virtio-9p-pci devices), its PL011 UART as console;
 # pauth-impdef: TCG's architected pointer authentication is slow;
-# armmp-lpae needs LPAE: a Cortex-A15.
+# armmp-lpae needs LPAE: a Cortex-A15.  armel: Debian's marvell kernel
+# (bookworm's last, ARMv5) knows only Kirkwood and Orion5x boards, none of
+# which QEMU emulates (nor does it know QEMU's ARMv5 boards, versatilepb,
+# integratorcp, realview-eb, musicpal, ...); its rpi kernel (ARMv6K, the
+# one armel kernel of trixie) runs on QEMU's raspi0 and raspi1ap, which
+# have no PCI and no virtio-mmio, so no 9p root.  s390x: the virtio
+# devices are on the channel subsystem (ccw), the console is the SCLP
+# VT220 one QEMU's serial is.  ppc64el: pseries, its hypervisor console
+# (spapr-vty) and SLOF, from qemu-system-data.  riscv64: virt, an NS16550
+# UART, and the firmware QEMU loads by default, OpenSBI's fw_dynamic from
+# qemu-system-data.  (These three are data only: not booted yet.)
 machines='
-X86    qemu-system-x86_64   -     max                  ttyS0    pci  harness/deps.sh
-ARM64  qemu-system-aarch64  virt  max,pauth-impdef=on  ttyAMA0  pci  harness/deps.sh foreign
-ARM    qemu-system-arm      virt  cortex-a15           ttyAMA0  pci  harness/deps.sh foreign
+X86            qemu-system-x86_64   -                max                  ttyS0     pci  harness/deps.sh
+ARM64          qemu-system-aarch64  virt             max,pauth-impdef=on  ttyAMA0   pci  harness/deps.sh foreign
+ARCH_MULTI_V5  none  the marvell kernel supports no board QEMU emulates (Kirkwood, Orion5x)
+ARCH_MULTI_V6  none  QEMU runs the rpi kernel on raspi0 or raspi1ap only, which have no PCI or virtio-mmio for the 9p root
+ARM            qemu-system-arm      virt             cortex-a15           ttyAMA0   pci  harness/deps.sh foreign
+S390           qemu-system-s390x    s390-ccw-virtio  max                  ttysclp0  ccw  apt-get install qemu-system-misc
+PPC_PSERIES    qemu-system-ppc64    pseries          -                    hvc0      pci  apt-get install qemu-system-ppc
+RISCV          qemu-system-riscv64  virt             -                    ttyS0     pci  apt-get install qemu-system-misc
 '
 config=$(dirname "$kernel")/config-$release
 if [ -n "$root" ] && [ ! -r "$config" ]; then
