@@ -68,6 +68,7 @@ for spec; do
 		# reachable here answered 404 for s390x's and ppc64el's newest
 		# trixie headers, Dec 2026): the newest older headers of the same
 		# flavour that it serves, said in one line.
+		package=''
 		while read -r version package; do
 			! download "$package:$arch=$version" || break
 			package=''
