@@ -4,15 +4,18 @@
 # Usage: harness/cross-build.sh ROW
 #
 # Build lwnfs W=1, the module and the test programs, for the Debian kernel
-# of matrix row ROW (bookworm-arm64, bookworm-armhf, bookworm-i386,
-# trixie-arm64) with Debian's cross compiler of that kernel's gcc version,
+# of matrix row ROW (RELEASE-ARCH: bookworm-arm64, bookworm-armhf,
+# bookworm-i386, bookworm-armel, trixie-arm64, trixie-s390x,
+# trixie-ppc64el, trixie-riscv64) with Debian's cross compiler of that
+# kernel's gcc version,
 # no emulation: in the amd64 cross root of its release (root.sh
 # bookworm-cross or trixie-cross, made or refreshed first), which holds
 # the row's headers, the same ones root.sh ROW would install.  The build
 # works on a copy of this tree at ROOT/srv/lwnfs-ROW (its conftest.h is
 # for conftest-check.sh).  The build's output goes to stdout; the exit
-# status is make's, or 1 when lwnfs.ko calls a 64-bit division helper of
-# libgcc, which no 32-bit kernel exports (the module would not load).
+# status is make's, or, for a 32-bit architecture, 1 when lwnfs.ko calls
+# a 64-bit division helper of libgcc, which no 32-bit kernel exports (the
+# module would not load).
 # The code is what the native compiler makes, with one exception:
 # bookworm's cross gcc-12 (12.2.0-14cross1) lacks the AArch64
 # stack-protector fix of its native 12.2.0-14+deb12u1 (CVE-2023-4039),
@@ -26,23 +29,34 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/settings.sh"
 dest=/srv/lwnfs-$row
 
-# Each row: its cross root, the ARCH:FLAVOUR the root knows it by, and the
-# prefix of its cross compiler and binutils.
-case $row in
-bookworm-arm64) cross=bookworm-cross spec=arm64:arm64 prefix=aarch64-linux-gnu- ;;
-bookworm-armhf) cross=bookworm-cross spec=armhf:armmp-lpae prefix=arm-linux-gnueabihf- ;;
-bookworm-i386) cross=bookworm-cross spec=i386:686-pae prefix=i686-linux-gnu- ;;
-trixie-arm64) cross=trixie-cross spec=arm64:arm64 prefix=aarch64-linux-gnu- ;;
-*)
-	echo "cross-build: unknown row '$row' (bookworm-arm64 bookworm-armhf bookworm-i386 trixie-arm64)" >&2
-	exit 2 ;;
-esac
+# The architectures it builds for, one a line: the architecture as dpkg
+# names it, the prefix of Debian's cross compiler and binutils for it, and
+# its word size: on a 32-bit one lwnfs.ko must call no 64-bit division
+# helper of libgcc.  Row RELEASE-ARCH is built in the cross root
+# RELEASE-cross, whose headers of ARCH root.sh's table chose.
+arches='
+arm64    aarch64-linux-gnu-     64
+armhf    arm-linux-gnueabihf-   32
+i386     i686-linux-gnu-        32
+armel    arm-linux-gnueabi-     32
+s390x    s390x-linux-gnu-       64
+ppc64el  powerpc64le-linux-gnu- 64
+riscv64  riscv64-linux-gnu-     64
+'
+cross=${row%-*}-cross arch=${row##*-} prefix='' bits=''
+read -r prefix bits < <(awk -v a="$arch" '$1 == a { print $2, $3 }' <<<"$arches") || true
+if [ "$row" = "$arch" ] || [ -z "$prefix" ]; then
+	echo "cross-build: unknown row '$row' (RELEASE-ARCH, ARCH one of:$(awk 'NF { printf " %s", $1 }' <<<"$arches"))" >&2
+	exit 2
+fi
 
 root=$("$here/root.sh" "$cross")
-release=$(awk -v spec="$spec" '$1 == spec { print $2 }' "$root/.lwnfs-headers")
+# "ARCH:FLAVOUR RELEASE VERSION", one line per foreign row of the root.
+read -r spec release < <(awk -v a="$arch" 'index($1, a ":") == 1 { print $1, $2 }' \
+	"$root/.lwnfs-headers") || true
 kdir=/usr/src/linux-headers-$release
 if [ -z "$release" ] || [ ! -f "$root$kdir/.kernelvariables" ]; then
-	echo "cross-build: no $spec headers in $root" >&2
+	echo "cross-build: no ${spec:-$arch} headers in $root" >&2
 	exit 1
 fi
 # The headers' own compiler: .kernelvariables says CC = $(CROSS_COMPILE)gcc-N.
@@ -72,7 +86,7 @@ in_root make --no-print-directory -C "$dest" KDIR="$kdir" KERNELRELEASE="$releas
 # lwnfs.o when modpost stopped the build before lwnfs.ko.
 object=$dest/lwnfs.ko
 [ -f "$root$object" ] || object=$dest/lwnfs.o
-if [ -f "$root$object" ]; then
+if [ "$bits" = 32 ] && [ -f "$root$object" ]; then
 	helpers=$(in_root "${prefix}nm" -u "$object" |
 		awk '$2 ~ /^__(u?(div|mod)di3|u?divmoddi4|aeabi_u?ldivmod)$/ { printf " %s", $2 }')
 	if [ -n "$helpers" ]; then

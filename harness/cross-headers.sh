@@ -12,7 +12,10 @@
 # the two packages it needs of the same version: linux-headers-...-common
 # (all) and the amd64 linux-kbuild (fixdep, modpost: host programs).  The
 # headers' relative scripts and tools links then find that kbuild.
-# Appends "ARCH:FLAVOUR RELEASE VERSION" to ROOT/.lwnfs-headers for each.
+# Appends "ARCH:FLAVOUR RELEASE VERSION CANDIDATE" to ROOT/.lwnfs-headers
+# for each: CANDIDATE is the metapackage's version in the archive, which
+# VERSION is unless the archive does not serve its headers (then the
+# newest older ones it serves, said in one line).
 set -euo pipefail
 
 usage='usage: cross-headers.sh ROOT ARCH:FLAVOUR...'
@@ -24,6 +27,26 @@ archives=/var/cache/apt/archives
 in_root() {
 	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C \
 		DEBIAN_FRONTEND=noninteractive "$@"
+}
+
+# download PACKAGE:ARCH=VERSION: into apt's own cache, which root.sh
+# keeps for the next root; fails when the archive does not serve it.
+download() {
+	in_root env -C "$archives" apt-get download -q=2 -o APT::Sandbox::User=root "$1" </dev/null
+}
+
+# older FLAVOUR ARCH VERSION: "VERSION PACKAGE" for each linux-headers-
+# RELEASE-FLAVOUR of ARCH the root's archive lists older than VERSION,
+# newest first.
+older() {
+	local flavour=$1 arch=$2 below=$3 package
+	in_root apt-cache pkgnames linux-headers- |
+		grep -E "^linux-headers-[0-9.]+(\+deb[0-9.]+)?(-[0-9]+)?-$flavour\$" |
+	while read -r package; do
+		in_root apt-cache madison "$package:$arch" | awk -v p="$package" '{ print $3, p }'
+	done | sort -u | sort -r -V | while read -r version package; do
+		! dpkg --compare-versions "$version" lt "$below" || echo "$version $package"
+	done
 }
 
 for spec; do
@@ -39,9 +62,23 @@ for spec; do
 		sed -n 's/^Depends: \(linux-headers-[^ ,:]*\).*/\1/p')
 	[ -n "$package" ] || { echo "cross-headers: $meta $version depends on no linux-headers-RELEASE" >&2; exit 1; }
 	echo "cross-headers: $arch: $package $version" >&2
-	# Into apt's own cache, which root.sh keeps for the next root.
-	in_root env -C "$archives" apt-get download -q=2 -o APT::Sandbox::User=root \
-		"$package:$arch=$version"
+	candidate=$version
+	if ! download "$package:$arch=$version"; then
+		# An archive may list a version it does not serve (the one
+		# reachable here answered 404 for s390x's and ppc64el's newest
+		# trixie headers, Dec 2026): the newest older headers of the same
+		# flavour that it serves, said in one line.
+		package=''
+		while read -r version package; do
+			! download "$package:$arch=$version" || break
+			package=''
+		done < <(older "$flavour" "$arch" "$candidate")
+		if [ -z "$package" ]; then
+			echo "cross-headers: $arch: no headers of $meta $candidate or older could be downloaded" >&2
+			exit 1
+		fi
+		echo "cross-headers: $arch: the archive lists $meta $candidate but does not serve its headers: $package $version instead" >&2
+	fi
 	deb=$archives/${package}_${version//:/%3a}_$arch.deb
 	# dpkg -x, but keeping /lib a link to usr/lib (merged /usr).
 	# shellcheck disable=SC2016 # the root's sh expands $1
@@ -60,5 +97,5 @@ for spec; do
 	done
 	[ "${#needs[@]}" = 2 ] || { echo "cross-headers: $package: not one -common and one linux-kbuild in its Depends" >&2; exit 1; }
 	in_root apt-get install -y -q=2 --no-install-recommends "${needs[@]}" >&2
-	echo "$spec ${package#linux-headers-} $version" >>"$root/.lwnfs-headers"
+	echo "$spec ${package#linux-headers-} $version $candidate" >>"$root/.lwnfs-headers"
 done

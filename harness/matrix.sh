@@ -4,8 +4,10 @@
 # Usage: harness/matrix.sh [-i "ROW..."] [-b "ROW..."] [ROW...]
 #
 # make check-all: for each matrix row (default: $KERNELS, else all of
-# bullseye bookworm trixie trixie-rt sid next bookworm-i386 bookworm-arm64
-# bookworm-armhf trixie-arm64), make or refresh the
+# the table below: bullseye bookworm trixie trixie-rt sid next
+# bookworm-i386 bookworm-arm64 bookworm-armhf trixie-arm64, booted;
+# bookworm-armel trixie-s390x trixie-ppc64el trixie-riscv64, built only),
+# make or refresh the
 # release's root (root.sh), build lwnfs W=1 in it with its own compiler
 # (root-build.sh), check what conftest.sh found in its headers against
 # tests/conftest.expected, boot its own kernel on that root in QEMU and run
@@ -13,10 +15,13 @@
 # every row, the installation suites (tests/install/: make install, the
 # lwnfs-dkms package built once on the host, make dkms-install) on every
 # row, or with -i only on the rows named (-i '': on none).  With -b, the
-# rows named are only built, not booted: the ARM rows cross-compiled with
-# no emulation (harness/cross-build.sh: W=1, probes, no 64-bit division
-# helper), the others in their root as above; their row says "built, not
-# booted".  Prints one
+# rows named are only built, not booted: the table's "cross" rows (those
+# of other architectures than amd64 and i386) cross-compiled with no
+# emulation (harness/cross-build.sh: W=1, probes, no 64-bit division
+# helper on a 32-bit one), the others in their root as above; their row says "built, not booted".  A row the table
+# says does not boot yet is built so too, whatever is asked, and where it
+# was to boot its row says "built, not booted: WHY" and counts as a skip,
+# never as a pass.  Prints one
 # table row per kernel and a closing "N passed, N failed, N skipped" line;
 # exits non-zero when any test fails, a build fails or warns, a probe
 # differs, or a kernel cannot be fetched or booted.  A row whose kernel does not exist (next,
@@ -25,7 +30,36 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-all="bullseye bookworm trixie trixie-rt sid next bookworm-i386 bookworm-arm64 bookworm-armhf trixie-arm64"
+# The rows, in the order make check-all runs them, one a line: the row;
+# how -b builds it ("cross": cross-build.sh, no emulation; "root": in its
+# own root, as when it boots); and "boots" where make check-all boots its
+# kernel, else why it does not yet (then it is only built, as -b builds
+# it, and counts as a skip where it was to boot).
+table='
+bullseye        root   boots
+bookworm        root   boots
+trixie          root   boots
+trixie-rt       root   boots
+sid             root   boots
+next            root   boots
+bookworm-i386   root   boots
+bookworm-arm64  cross  boots
+bookworm-armhf  cross  boots
+trixie-arm64    cross  boots
+bookworm-armel  cross  no QEMU machine runs the marvell kernel (ARMv5: Kirkwood and Orion5x boards)
+trixie-s390x    cross  its root and guest are not set up yet (issue 42)
+trixie-ppc64el  cross  its root and guest are not set up yet (issue 42)
+trixie-riscv64  cross  its root and guest are not set up yet (issue 42)
+'
+# row_how ROW: how -b builds ROW; row_boots ROW: "boots" or why not (both
+# empty for a row the table has not).
+row_how() {
+	awk -v row="$1" '$1 == row { print $2 }' <<<"$table"
+}
+row_boots() {
+	awk -v row="$1" '$1 == row { $1 = $2 = ""; sub(/^ +/, ""); print }' <<<"$table"
+}
+all=$(awk 'NF { printf "%s%s", sep, $1; sep = " " }' <<<"$table")
 install_rows=all build_rows=()
 while getopts i:b: opt; do
 	case $opt in
@@ -147,10 +181,16 @@ native_build() {
 	fi
 }
 
-# test_kernel NAME: one row for the kernel of matrix row NAME.
+# test_kernel NAME: one row for the kernel of matrix row NAME (only built
+# when the table says it does not boot yet).
 test_kernel() {
 	local name=$1 start=$SECONDS root release cc suites=(tests) what=module
-	local rc=0 p f s result phase times
+	local rc=0 p f s result phase times boots
+	boots=$(row_boots "$name")
+	if [ -n "$boots" ] && [ "$boots" != boots ]; then
+		build_kernel "$name" "$boots"
+		return
+	fi
 	if [ "$install_rows" = all ] || [[ $install_rows == *" $name "* ]]; then
 		suites+=(tests/install) what=all
 	fi
@@ -179,17 +219,20 @@ test_kernel() {
 	row "$name" "$release" "$cc" "$what" "$p" "$f" "$s" $((SECONDS - start)) "$result"
 }
 
-# build_kernel NAME: one row for the build of matrix row NAME, not booted:
-# cross-compiled for the ARM rows, in its root for the others.
+# build_kernel NAME [WHY]: one row for the build of matrix row NAME, not
+# booted: cross-compiled for the table's "cross" rows, in its root for the
+# others.  WHY: why a row that was to boot does not (the table's): said,
+# and counted as a skip.
 build_kernel() {
 	local name=$1 start=$SECONDS rc=0 log=$logs/$1-cross.log line release cc root times
-	case $name in
-	*-arm64 | *-armhf) ;;
-	*)	native_build "$name" build || return 0
+	local why=${2:+: $2} skipped=0
+	[ -z "$why" ] || skipped=1
+	if [ "$(row_how "$name")" != cross ]; then
+		native_build "$name" build || return 0
 		echo "matrix: $name: $times" >&2
-		row "$name" "$release" "$cc" build 0 0 0 $((SECONDS - start)) "built, not booted"
-		return ;;
-	esac
+		row "$name" "$release" "$cc" build 0 0 "$skipped" $((SECONDS - start)) "built, not booted$why"
+		return
+	fi
 	echo "matrix: $name: cross build" >&2
 	# make's output to the log, whose warnings fail the row; the cross
 	# root's making and cross-build.sh's own lines to another.
@@ -207,7 +250,7 @@ build_kernel() {
 		cat "$log" >&2
 		row "$name" "$release" "$cc" build 0 1 0 $((SECONDS - start)) "probes differ from tests/conftest.expected"
 	else
-		row "$name" "$release" "$cc" build 0 0 0 $((SECONDS - start)) "built, not booted"
+		row "$name" "$release" "$cc" build 0 0 "$skipped" $((SECONDS - start)) "built, not booted$why"
 	fi
 }
 

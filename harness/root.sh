@@ -5,15 +5,18 @@
 #
 # Make, or refresh, the Debian root of matrix entry NAME (bullseye,
 # bookworm, trixie, trixie-rt, sid, next; and for other architectures
-# bookworm-i386, bookworm-arm64, bookworm-armhf, trixie-arm64) under
+# RELEASE-ARCH, each row of the table below: bookworm-i386,
+# bookworm-arm64, bookworm-armhf, bookworm-armel, trixie-arm64,
+# trixie-s390x, trixie-ppc64el, trixie-riscv64) under
 # $LWNFS_CACHE/roots/NAME (default /var/cache/lwnfs): that release's
 # userland, compiler, kernel image and headers, bats and dkms, from
 # Debian's archive with mmdebstrap, for the row's architecture: the one
 # mmdebstrap chooses, or for the roots that list their suites (bullseye,
 # next) the host's own (settings.sh's lwnfs_mirror and
-# lwnfs_security_mirror read its apt sources).  An
-# arm64 or armhf root runs its programs under qemu-user (binfmt_misc,
-# packages qemu-user-static, binfmt-support and arch-test).
+# lwnfs_security_mirror read its apt sources).  A
+# root of another architecture than amd64 and i386 runs its programs
+# under qemu-user (binfmt_misc, packages qemu-user-static, binfmt-support
+# and arch-test).
 # bookworm-life and trixie-life are the DKMS-life suites' (tests/life):
 # the release's kernel image without its headers, autopkgtest, and a
 # local archive that life-archive.sh fills with the headers and the
@@ -22,8 +25,10 @@
 # bookworm-cross and trixie-cross are amd64 roots for cross-build.sh, no
 # emulation: make, Debian's cross compilers of the release's gcc and the
 # headers of the kernel each foreign row of that release would get
-# (bookworm-arm64, bookworm-armhf, bookworm-i386; trixie-arm64), put in
-# by cross-headers.sh; no kernel image.
+# (the table's rows of that release: bookworm-arm64, bookworm-armhf,
+# bookworm-i386, bookworm-armel; trixie-arm64, trixie-s390x,
+# trixie-ppc64el, trixie-riscv64), put in by cross-headers.sh; no kernel
+# image.
 # Prints the root's path.  "next" is a sid root whose kernel is the newest
 # in experimental (a release candidate) when that is newer than sid's;
 # when it is not, root.sh says so and exits 3, which the matrix counts as
@@ -39,7 +44,7 @@
 # (A cross root: when a newer linux-headers-<flavour> of any of its
 # foreign rows is in the archive.)
 # Packages are downloaded once into $LWNFS_CACHE/debs (debs-ARCH for
-# i386, arm64, armhf, debs-cross for the cross roots) and shared by the
+# each other architecture, debs-cross for the cross roots) and shared by the
 # roots of that architecture; one root.sh at a time makes a given root.
 set -euo pipefail
 
@@ -53,35 +58,72 @@ root=$roots/$name
 debs=$cache/debs
 check_hours=$LWNFS_ROOT_CHECK
 
+# The architectures other than amd64, one a line: the architecture as
+# dpkg names it; the flavour of its linux-image-<flavour> and
+# linux-headers-<flavour>; the GNU triplet of Debian's cross compilers
+# for it (gcc-N-TRIPLET); how its root's programs run here (deps.sh's
+# argument: "i386" natively where the host's kernel runs i386 programs,
+# else under qemu-user, deps.sh i386 decides and says; "foreign" under
+# qemu-user through binfmt_misc); and the releases it has a matrix row
+# in, RELEASE-ARCH, whose cross root (RELEASE-cross) holds its headers.
+# armel: marvell (ARMv5, whose 64-bit atomics are spinlocks:
+# GENERIC_ATOMIC64) is bookworm's and ends there; trixie's one armel
+# kernel, rpi, is ARMv6K (ldrexd, as armhf).  The roots of the armel,
+# s390x, ppc64el and riscv64 rows themselves (root.sh ROW, under
+# qemu-user) are untried: the matrix only cross-builds those rows.
+arches='
+arm64    arm64        aarch64-linux-gnu       foreign  bookworm trixie
+armhf    armmp-lpae   arm-linux-gnueabihf     foreign  bookworm
+i386     686-pae      i686-linux-gnu          i386     bookworm
+armel    marvell      arm-linux-gnueabi       foreign  bookworm
+s390x    s390x        s390x-linux-gnu         foreign  trixie
+ppc64el  powerpc64le  powerpc64le-linux-gnu   foreign  trixie
+riscv64  riscv64      riscv64-linux-gnu       foreign  trixie
+'
+
 # Each row: its Debian suite, its architecture (dpkg's name) and the
 # flavour of its linux-image-<flavour> and linux-headers-<flavour>.
 # A cross root: the gcc version of its suite, and ARCH:FLAVOUR of each
 # foreign row it builds for.
-suite=$name arch=amd64 flavour=amd64 gcc='' foreign='' life='' archive=''
+suite=$name arch=amd64 flavour=amd64 gcc='' foreign='' life='' archive='' programs=''
 case $name in
 bullseye | bookworm | trixie | sid) ;;
 trixie-rt) suite=trixie flavour=rt-amd64 ;;
 next) suite=sid ;;
-# 32-bit x86: natively where the host's kernel runs i386 programs, else
-# under qemu-user as the ARM roots are (deps.sh i386 decides and says).
-bookworm-i386) suite=bookworm arch=i386 flavour=686-pae ;;
-# Foreign architectures: mmdebstrap runs the root's maintainer scripts
-# (and root-build.sh its compiler) under qemu-user through binfmt_misc.
-bookworm-arm64 | trixie-arm64) suite=${name%-arm64} arch=arm64 flavour=arm64 ;;
-bookworm-armhf) suite=bookworm arch=armhf flavour=armmp-lpae ;;
 # (archive: what the life tests install besides the backports kernel: a
 # third kernel, the release's cloud flavour, and what autopkgtest needs)
 bookworm-life | trixie-life) suite=${name%-life} life=${name%-life}-backports
 	archive="dctrl-tools linux-doc linux-image-cloud-amd64 linux-headers-cloud-amd64" ;;
 # amd64 roots with cross compilers and foreign headers (cross-build.sh).
-bookworm-cross) suite=bookworm gcc=12 foreign="arm64:arm64 armhf:armmp-lpae i386:686-pae" ;;
-trixie-cross) suite=trixie gcc=14 foreign=arm64:arm64 ;;
-*)
-	echo "root: unknown row '$name' (bullseye bookworm trixie trixie-rt sid next" \
-		"bookworm-i386 bookworm-arm64 bookworm-armhf trixie-arm64" \
-		"bookworm-life trixie-life bookworm-cross trixie-cross)" >&2
-	exit 2 ;;
+bookworm-cross) suite=bookworm gcc=12 ;;
+trixie-cross) suite=trixie gcc=14 ;;
+# Foreign architectures, the table's rows: mmdebstrap runs the root's
+# maintainer scripts (and root-build.sh its compiler) under qemu-user
+# through binfmt_misc, or natively (i386, where the host can).
+*-*)
+	suite=${name%-*} arch=${name##*-}
+	while read -r a f _ how releases; do
+		if [ "$a" = "$arch" ] && [[ " $releases " == *" $suite "* ]]; then
+			flavour=$f programs=$how
+		fi
+	done <<<"$arches"
+	[ -n "$programs" ] || arch='' ;;
+*) arch='' ;;
 esac
+if [ -z "$arch" ]; then
+	rows=$(while read -r a _ _ _ releases; do
+		for r in $releases; do echo "$r-$a"; done
+	done <<<"$arches" | sort -s -t- -k1,1 | tr '\n' ' ')
+	echo "root: unknown row '$name' (bullseye bookworm trixie trixie-rt sid next" \
+		"${rows}bookworm-life trixie-life bookworm-cross trixie-cross)" >&2
+	exit 2
+fi
+# A cross root holds the table's rows of its release.
+if [ -n "$gcc" ]; then
+	while read -r a f _ _ releases; do
+		[[ " $releases " != *" $suite "* ]] || foreign+=${foreign:+ }$a:$f
+	done <<<"$arches"
+fi
 # One package cache per architecture (amd64's keeps its old place): each
 # root copies the whole cache in, and a foreign one would only weigh.
 [ "$arch" = amd64 ] || debs=$debs-$arch
@@ -91,15 +133,13 @@ mkdir -p "$roots" "$debs"
 exec 9>"$root.lock"
 flock 9
 # An ARM root's programs, and its guest, need qemu-user with binfmt_misc
-# and qemu-system-arm; an i386 root's programs need the host or qemu-user:
+# and qemu-system-arm; an i386 root's programs need the host or qemu-user
+# (the table's "foreign" and "i386"):
 # deps.sh installs what is needed, or says in one line why it cannot.
 # Under the root's lock: deps.sh i386 turns the qemu-i386 handler off a
 # moment to ask whether the host runs i386 itself, which would fail the
 # programs of an i386 root being made meanwhile.
-case $arch in
-arm64 | armhf) "$here/deps.sh" foreign >&2 ;;
-i386) "$here/deps.sh" i386 >&2 ;;
-esac
+[ -z "$programs" ] || "$here/deps.sh" "$programs" >&2
 
 log() { echo "root: $name: $*" >&2; }
 
@@ -137,14 +177,16 @@ current() {
 	return 1
 }
 
-# The same for a cross root: the version of the headers it holds for each
-# foreign row (.lwnfs-headers, written by cross-headers.sh) against its
-# linux-headers-<flavour> in the archive.
+# The same for a cross root: the version of linux-headers-<flavour> it
+# was made from for each foreign row (.lwnfs-headers, written by
+# cross-headers.sh: the headers' version, and the archive's version of
+# the metapackage then when the archive did not serve its headers)
+# against the one in the archive now.
 cross_current() {
 	local spec have want
 	chroot "$root" apt-get -qq -o Acquire::Languages=none update >/dev/null 2>&1 || return 2
 	for spec in $foreign; do
-		have=$(awk -v spec="$spec" '$1 == spec { print $3 }' "$root/.lwnfs-headers")
+		have=$(awk -v spec="$spec" '$1 == spec { print $NF }' "$root/.lwnfs-headers")
 		want=$(candidate "linux-headers-${spec#*:}:${spec%%:*}")
 		[ -n "$want" ] || return 2
 		[ "$have" != "$want" ] || continue
@@ -176,11 +218,7 @@ fi
 if [ -n "$foreign" ]; then
 	pkgs=make,perl,bc,kmod
 	for spec in $foreign; do
-		case ${spec%%:*} in
-		arm64) triplet=aarch64-linux-gnu ;;
-		armhf) triplet=arm-linux-gnueabihf ;;
-		i386) triplet=i686-linux-gnu ;;
-		esac
+		triplet=$(awk -v a="${spec%%:*}" '$1 == a { print $3 }' <<<"$arches")
 		pkgs+=,gcc-$gcc-$triplet,libc6-dev-${spec%%:*}-cross
 		archs+=,${spec%%:*}
 	done

@@ -105,19 +105,60 @@ if [ ! -s "$initrd" ] || [ "$here/initramfs.sh" -nt "$initrd" ] ||
 fi
 
 # The machine to emulate, from the kernel's own configuration (the host's
-# kernel, a root's, or one built here, which is x86-64).
+# kernel, a root's, or one built here, which is x86-64): the first line
+# of the table whose CONFIG_ option the config sets (=y), the first line
+# for a kernel with no config.  Each line: the option; the qemu-system
+# binary; its -M and its -cpu under TCG ("-": QEMU's default); the console
+# the kernel writes to; the bus of the virtio-9p devices (virtio-9p-BUS);
+# and where the binary comes from.  A binary "none" is followed by why no
+# machine QEMU emulates boots such a kernel.
+# x86-64 runs 686-pae (i386) kernels too.  ARM: QEMU's "virt" board (PCI,
+# so the same virtio-9p-pci devices), its PL011 UART as console;
+# pauth-impdef: TCG's architected pointer authentication is slow;
+# armmp-lpae needs LPAE: a Cortex-A15.  armel: Debian's marvell kernel
+# (bookworm's last, ARMv5) knows only Kirkwood and Orion5x boards, none of
+# which QEMU emulates (nor does it know QEMU's ARMv5 boards, versatilepb,
+# integratorcp, realview-eb, musicpal, ...); its rpi kernel (ARMv6K, the
+# one armel kernel of trixie) runs on QEMU's raspi0 and raspi1ap, which
+# have no PCI and no virtio-mmio, so no 9p root.  s390x: the virtio
+# devices are on the channel subsystem (ccw), the console is the SCLP
+# VT220 one QEMU's serial is.  ppc64el: pseries, its hypervisor console
+# (spapr-vty) and SLOF, from qemu-system-data.  riscv64: virt, an NS16550
+# UART, and the firmware QEMU loads by default, OpenSBI's fw_dynamic from
+# qemu-system-data.  (These three are data only: not booted yet.)
+machines='
+X86            qemu-system-x86_64   -                max                  ttyS0     pci  harness/deps.sh
+ARM64          qemu-system-aarch64  virt             max,pauth-impdef=on  ttyAMA0   pci  harness/deps.sh foreign
+ARCH_MULTI_V5  none  the marvell kernel supports no board QEMU emulates (Kirkwood, Orion5x)
+ARCH_MULTI_V6  none  QEMU runs the rpi kernel on raspi0 or raspi1ap only, which have no PCI or virtio-mmio for the 9p root
+ARM            qemu-system-arm      virt             cortex-a15           ttyAMA0   pci  harness/deps.sh foreign
+S390           qemu-system-s390x    s390-ccw-virtio  max                  ttysclp0  ccw  apt-get install qemu-system-misc
+PPC_PSERIES    qemu-system-ppc64    pseries          -                    hvc0      pci  apt-get install qemu-system-ppc
+RISCV          qemu-system-riscv64  virt             -                    ttyS0     pci  apt-get install qemu-system-misc
+'
 config=$(dirname "$kernel")/config-$release
-arch=x86_64
 if [ -n "$root" ] && [ ! -r "$config" ]; then
 	echo "vm: cannot read $config (which machine does the kernel need?)" >&2
 	exit 1
-elif [ -r "$config" ]; then
-	if grep -q '^CONFIG_ARM64=y' "$config"; then
-		arch=aarch64
-	elif grep -q '^CONFIG_ARM=y' "$config"; then
-		arch=arm
-	fi
 fi
+option='' bin='' rest=''
+while read -r option bin rest; do
+	[ -n "$option" ] || continue
+	[ -r "$config" ] || break
+	! grep -q "^CONFIG_$option=y" "$config" || break
+	bin=''
+done <<<"$machines"
+if [ -z "$bin" ]; then
+	echo "vm: no machine in vm.sh's table for the kernel of $config" >&2
+	exit 1
+elif [ "$bin" = none ]; then
+	echo "vm: no QEMU machine boots this kernel (CONFIG_$option=y): $rest" >&2
+	exit 1
+fi
+board='' cpu='' console='' bus='' remedy=''
+read -r board cpu console bus remedy <<<"$rest"
+machine=("$bin")
+[ "$board" = - ] || machine+=(-M "$board")
 
 # KVM only where a vCPU really runs: /dev/kvm alone is not enough (some
 # hosts have it, and QEMU starts a KVM guest there, whose vCPU never
@@ -135,26 +176,13 @@ kvm_runs() {
 	fi
 	[ "$(cat "$verdict")" = yes ]
 }
-# x86-64 runs 686-pae (i386) kernels too.  ARM: QEMU's "virt" board
-# (PCI, so the same virtio-9p-pci devices), its PL011 UART as console;
-# pauth-impdef: TCG's architected pointer authentication is slow.
-case $arch in
-x86_64)
-	machine=(qemu-system-x86_64) console=ttyS0
-	accel=(-accel tcg -cpu max) accel_name=tcg
-	if kvm_runs; then
-		accel=(-accel kvm -cpu host) accel_name=kvm
-	fi ;;
-aarch64)
-	machine=(qemu-system-aarch64 -M virt) console=ttyAMA0
-	accel=(-accel tcg -cpu "max,pauth-impdef=on") accel_name=tcg ;;
-arm)
-	# armmp-lpae needs LPAE: a Cortex-A15.
-	machine=(qemu-system-arm -M virt) console=ttyAMA0
-	accel=(-accel tcg -cpu cortex-a15) accel_name=tcg ;;
-esac
-command -v "${machine[0]}" >/dev/null || {
-	echo "vm: ${machine[0]} is missing (harness/deps.sh foreign)" >&2
+accel=(-accel tcg) accel_name=tcg
+[ "$cpu" = - ] || accel+=(-cpu "$cpu")
+if [ "$bin" = qemu-system-x86_64 ] && kvm_runs; then
+	accel=(-accel kvm -cpu host) accel_name=kvm
+fi
+command -v "$bin" >/dev/null || {
+	echo "vm: $bin is missing ($remedy)" >&2
 	exit 1
 }
 
@@ -206,14 +234,14 @@ append+=" lwnfs_init=$init lwnfs_accel=$accel_name${writable:+ lwnfs_rw=1}${para
 # Under TCG the vCPUs' TSCs are not in sync, so the kernel falls back to
 # the HPET, an emulated device read on every clock read: with the TSC,
 # forking and exec'ing (what bats does all day) take a third less time.
-[ "$arch/$accel_name" != x86_64/tcg ] || append+=" tsc=reliable"
+[ "$bin/$accel_name" != qemu-system-x86_64/tcg ] || append+=" tsc=reliable"
 qemu=("${machine[@]}" "${accel[@]}" -m "$LWNFS_GUEST_MEMORY" -smp "$LWNFS_GUEST_CPUS" -nodefaults
 	-display none -no-reboot -kernel "$kernel" -initrd "$initrd"
 	-append "$append"
 	-fsdev "local,id=hostroot,path=${root:-/},security_model=none$ro,multidevs=remap"
-	-device "virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot"
+	-device "virtio-9p-$bus,fsdev=hostroot,mount_tag=hostroot"
 	-fsdev "local,id=results,path=$results,security_model=none"
-	-device "virtio-9p-pci,fsdev=results,mount_tag=results")
+	-device "virtio-9p-$bus,fsdev=results,mount_tag=results")
 
 if [ "$interactive" = 1 ]; then
 	timeout --foreground "$timeout" "${qemu[@]}" -serial mon:stdio || true
