@@ -17,16 +17,23 @@ nothing_loaded() {
 	run ! grep -qw lwnfs /proc/mounts
 }
 
-# refused KO ERROR KLOG: insmod KO fails with ERROR, the kernel log says
-# KLOG, and nothing of lwnfs is left.
-refused() {
+# refused_by KLOG EXPECTED COMMAND...: COMMAND fails with status 1 and
+# prints EXPECTED, the kernel log says KLOG, and nothing of lwnfs is left.
+refused_by() {
+	local klog=$1 expected=$2
+	shift 2
 	klog_mark
-	run insmod "$1"
+	run "$@"
 	echo "$output"
 	[ "$status" = 1 ]
-	[ "$output" = "insmod: ERROR: could not insert module $1: $2" ]
-	klog_since_mark | grep -F -- "$3"
+	[ "$output" = "$expected" ]
+	klog_since_mark | grep -F -- "$klog"
 	nothing_loaded
+}
+
+# refused KO ERROR KLOG: insmod KO fails with ERROR, the log says KLOG.
+refused() {
+	refused_by "$3" "insmod: ERROR: could not insert module $1: $2" insmod "$1"
 }
 
 # installed_for_modprobe: the unsigned lwnfs.ko where make install puts
@@ -42,17 +49,11 @@ installed_for_modprobe() {
 # ERROR; the log says KLOG; nothing is left.
 mount_refused() {
 	mkdir -p "$MNT"
-	klog_mark
 	run mount -t lwnfs lwnfs "$MNT"
 	echo "$output"
 	[ "$status" = 32 ]
 	[[ $output == *"unknown filesystem type 'lwnfs'"* ]]
-	run modprobe lwnfs
-	echo "$output"
-	[ "$status" = 1 ]
-	[ "$output" = "modprobe: ERROR: could not insert 'lwnfs': $1" ]
-	klog_since_mark | grep -F -- "$2"
-	nothing_loaded
+	refused_by "$2" "modprobe: ERROR: could not insert 'lwnfs': $1" modprobe lwnfs
 }
 
 setup_file() {
