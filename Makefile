@@ -146,7 +146,7 @@ check-secureboot:
 check-debug:
 	harness/check-debug.sh
 
-# MUTANTS="read-taken-unchecked rmdir-slot-always-freed" make mutants runs a
+# MUTANTS="read-taken-unchecked evict-slot-kept" make mutants runs a
 # part of the suites' mutants; without it, the racing ones follow on the
 # data-race kernel (make mutants-kcsan, MUTANTS= for a part of them).
 mutants:

@@ -382,11 +382,11 @@ static bool lwnfs_reserve(struct lwnfs_sb *sbi)
 
 /*
  * User-made counters and directories.  Each takes one of the superblock's
- * max_counters slots until it is removed; a counter's value is allocated
- * with it, charged to its creator's memory cgroup, and freed when its
- * inode is evicted.  Each belongs to its creator, as on every filesystem:
- * inode_init_owner() gives it the caller's fsuid, and the group of a
- * set-group-ID directory or else the caller's fsgid.
+ * max_counters slots until its inode is evicted (lwnfs_evict_inode()); a
+ * counter's value is allocated with it, charged to its creator's memory
+ * cgroup, and freed with it.  Each belongs to its creator, as on every
+ * filesystem: inode_init_owner() gives it the caller's fsuid, and the
+ * group of a set-group-ID directory or else the caller's fsgid.
  */
 static int lwnfs_make(struct mnt_idmap *idmap, struct inode *dir,
 		      struct dentry *dentry, umode_t mode)
@@ -434,46 +434,40 @@ static struct dentry *lwnfs_mkdir(struct mnt_idmap *idmap, struct inode *dir,
 				  S_IFDIR | (mode & S_IALLUGO)));
 }
 
+/*
+ * Removing a name gives no slot back: the inode may live on, open or a
+ * process's working directory, and its slot goes with it when it is
+ * evicted (lwnfs_evict_inode()).
+ */
 static int lwnfs_unlink(struct inode *dir, struct dentry *dentry)
 {
-	struct lwnfs_sb *sbi = dir->i_sb->s_fs_info;
-
 	if (lwnfs_builtin(d_inode(dentry)))
 		return -EPERM;
-	atomic_dec(&sbi->made);
 	return simple_unlink(dir, dentry);
 }
 
 static int lwnfs_rmdir(struct inode *dir, struct dentry *dentry)
 {
-	struct lwnfs_sb *sbi = dir->i_sb->s_fs_info;
-	int err;
-
 	if (lwnfs_builtin(d_inode(dentry)))
 		return -EPERM;
-	err = simple_rmdir(dir, dentry);
-	if (!err)
-		atomic_dec(&sbi->made);
-	return err;
+	return simple_rmdir(dir, dentry);
 }
 
-/* Renames stay within lwnfs; the built-in tree neither moves nor goes. */
+/*
+ * Renames stay within lwnfs; the built-in tree neither moves nor goes.  An
+ * entry a rename replaces gives its slot back when its inode is evicted.
+ */
 static int lwnfs_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 			struct dentry *old_dentry, struct inode *new_dir,
 			struct dentry *new_dentry, unsigned int flags)
 {
-	struct lwnfs_sb *sbi = old_dir->i_sb->s_fs_info;
 	struct inode *target = d_inode(new_dentry);
-	int err;
 
 	if (lwnfs_builtin(d_inode(old_dentry)) ||
 	    (target && lwnfs_builtin(target)))
 		return -EPERM;
-	err = simple_rename(idmap, old_dir, old_dentry, new_dir, new_dentry,
-			    flags);
-	if (!err && target && !(flags & RENAME_EXCHANGE))
-		atomic_dec(&sbi->made);
-	return err;
+	return simple_rename(idmap, old_dir, old_dentry, new_dir, new_dentry,
+			     flags);
 }
 
 /*
@@ -490,14 +484,23 @@ static const struct inode_operations lwnfs_dir_iops = {
 	.rename		= lwnfs_iop_rename,
 };
 
-/* A user-made counter's value goes with its inode. */
+/*
+ * A user-made counter or directory gives its slot back when its inode
+ * goes, once nothing holds it: not at unlink(2), rmdir(2) or a rename(2)
+ * over it while a file is open on it or a process works in it, as
+ * shmem_evict_inode() gives back tmpfs's nr_inodes.  A counter's value
+ * goes with it.
+ */
 static void lwnfs_evict_inode(struct inode *inode)
 {
+	struct lwnfs_sb *sbi = inode->i_sb->s_fs_info;
+
 	truncate_inode_pages_final(&inode->i_data);
 	clear_inode(inode);
-	if (inode->i_private != &lwnfs_counter &&
-	    inode->i_private != &lwnfs_subcounter)
-		kfree(inode->i_private);
+	if (lwnfs_builtin(inode))
+		return;
+	kfree(inode->i_private);
+	atomic_dec(&sbi->made);
 }
 
 static int lwnfs_show_options(struct seq_file *m, struct dentry *root)
