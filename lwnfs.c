@@ -257,6 +257,25 @@ static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 }
 
 /*
+ * A counter's text has no end to seek to: its size is 0 (lwnfs_setattr())
+ * whatever a read returns.  Open for reading, it seeks as /proc's
+ * seq_file files do: from the start or from where the file is (SEEK_SET,
+ * SEEK_CUR), and any other whence (SEEK_END, SEEK_DATA, SEEK_HOLE) fails
+ * with EINVAL, so that tail(1) and other clients that look for the end
+ * read the text through instead of taking the size for its end and
+ * finding nothing.  Open only for writing, it seeks as a file of size 0,
+ * whose end is where an appending write goes: fopen(3) in append mode
+ * seeks there and fails without it.
+ */
+static loff_t lwnfs_llseek(struct file *file, loff_t offset, int whence)
+{
+	if (file->f_mode & FMODE_READ)
+		return no_seek_end_llseek_size(file, offset, whence,
+					       file_inode(file)->i_sb->s_maxbytes);
+	return generic_file_llseek(file, offset, whence);
+}
+
+/*
  * No FMODE_NOWAIT: io_uring's reads and writes run in its own threads.
  * No ->read beside ->read_iter, which /dev/zero has for a faster read(2):
  * kernel_read() refuses a file with both, failing execve(2) of a counter.
@@ -272,7 +291,7 @@ static const struct file_operations lwnfs_counter_fops = {
 	.write_iter	= lwnfs_write_iter,
 	.splice_read	= copy_splice_read,
 	.splice_write	= iter_file_splice_write,
-	.llseek		= generic_file_llseek,
+	.llseek		= lwnfs_llseek,
 	.fsync		= noop_fsync,	/* nothing to write back */
 };
 
