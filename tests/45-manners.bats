@@ -134,6 +134,17 @@ memcg_group() {
 	[ "$(stat -c '%g %a' "$MNT/g/d/inner")" = "50 2755" ]
 }
 
+# The VFS refuses what a filesystem has no operation for: O_TMPFILE
+# without ->tmpfile, mmap(2) without ->mmap, O_DIRECT without direct I/O.
+@test "O_TMPFILE: EOPNOTSUPP; mmap(2) of a counter: ENODEV; O_DIRECT: EINVAL; nothing made, no value taken" {
+	echo 9 >"$C"
+	run "$IO" unsupported "$C"
+	[ "$status" = 0 ]
+	[ "${lines[*]}" = "Operation not supported No such device Invalid argument" ]
+	[ "$(cd "$MNT" && echo *)" = "counter subdir" ]
+	[ "$(cat "$C")" = 9 ]
+}
+
 @test "truncate to 0 (O_TRUNC) keeps the value; any other size: EINVAL, nothing changed" {
 	echo 7 >"$C"
 	touch "$MNT/made"

@@ -103,6 +103,8 @@ declare -A BUILT=(
 # Errors of lwnfs.5 that lwnfs.c does not return itself.
 declare -A VFS_ERRNOS=(
 	[EACCES]="the VFS's permission check, before lwnfs is called"
+	[ENODEV]="the VFS's do_mmap() for a file without ->mmap, as a counter is"
+	[EOPNOTSUPP]="the VFS's vfs_tmpfile() for a directory without ->tmpfile, as lwnfs's are"
 	[ENAMETOOLONG]="the VFS's lookup refuses a name over NAME_MAX (255)"
 	[ENOTEMPTY]="libfs's simple_rmdir(), which lwnfs_rmdir() calls"
 	[EROFS]="the VFS's mnt_want_write() on a read-only mount"
