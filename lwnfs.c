@@ -296,10 +296,11 @@ static const struct file_operations lwnfs_counter_fops = {
 };
 
 /*
- * A counter's size means nothing: it stays 0, as /proc's and sysfs's
- * files do, whatever a read returns.  Truncating to 0, as O_TRUNC does
- * for "echo 5 > counter", is accepted and leaves the value alone; any
- * other size is refused with EINVAL before anything changes.
+ * A counter's size means nothing: it stays 0 whatever a read returns, as
+ * /proc/uptime's does (sysfs's files report a page instead).  Truncating
+ * to 0, as O_TRUNC does for "echo 5 > counter", is accepted and leaves
+ * the value alone; any other size is refused with EINVAL before anything
+ * changes.
  */
 static int lwnfs_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 			 struct iattr *attr)
