@@ -183,6 +183,45 @@ struct timespec64 lwnfs_probe(struct inode *inode)
 }
 EOF
 
+# 6.6, 6bcdfd2cac55 "security: Allow all LSMs to provide xattrs for
+# inode_init_security hook": security_inode_init_security() returns 0
+# where a module's hook says -EOPNOTSUPP (no attribute to store) with no
+# initxattrs callback too, as it did with one; before, it passed that
+# -EOPNOTSUPP on.  The hook's new form (an xattr array and a count) is
+# what the headers show of it.
+probe INODE_INIT_SECURITY_XATTRS <<'EOF'
+#include <linux/lsm_hooks.h>
+int lwnfs_probe_hook(struct inode *inode, struct inode *dir,
+		     const struct qstr *qstr, struct xattr *xattrs,
+		     int *xattr_count);
+const union security_list_options lwnfs_probe_hooks = {
+	.inode_init_security = lwnfs_probe_hook,
+};
+int lwnfs_probe(struct inode *inode, struct inode *dir);
+int lwnfs_probe(struct inode *inode, struct inode *dir)
+{
+	return security_inode_init_security(inode, dir, NULL, NULL, NULL);
+}
+EOF
+older INODE_INIT_SECURITY_XATTRS 'security_inode_init_security()' \
+	'its hook with a name, a value and a length, of before 6.6' <<'EOF'
+#include <linux/lsm_hooks.h>
+int lwnfs_probe(union security_list_options *hooks,
+		int (*hook)(struct inode *, struct inode *,
+			    const struct qstr *, const char **, void **,
+			    size_t *),
+		struct inode *inode, struct inode *dir);
+int lwnfs_probe(union security_list_options *hooks,
+		int (*hook)(struct inode *, struct inode *,
+			    const struct qstr *, const char **, void **,
+			    size_t *),
+		struct inode *inode, struct inode *dir)
+{
+	hooks->inode_init_security = hook;
+	return security_inode_init_security(inode, dir, NULL, NULL, NULL);
+}
+EOF
+
 # 6.7, 077c212f0344 "fs: new accessor methods for atime and mtime".
 probe INODE_SET_MTIME_TO_TS <<'EOF'
 struct timespec64 lwnfs_probe(struct inode *inode, struct timespec64 ts);

@@ -15,6 +15,7 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -406,7 +407,12 @@ static bool lwnfs_reserve(struct lwnfs_sb *sbi)
  * counter's value is allocated with it, charged to its creator's memory
  * cgroup, and freed with it.  Each belongs to its creator, as on every
  * filesystem: inode_init_owner() gives it the caller's fsuid, and the
- * group of a set-group-ID directory or else the caller's fsgid.
+ * group of a set-group-ID directory or else the caller's fsgid.  Each
+ * gets its security label as shmem's and ramfs's do, from
+ * security_inode_init_security(): in memory only, with no xattrs to
+ * store it in (no initxattrs callback).  A security module that refuses
+ * the label fails the make with its errno, and the inode goes, its value
+ * and its slot with it (lwnfs_evict_inode()): nothing is left half-made.
  */
 static int lwnfs_make(struct mnt_idmap *idmap, struct inode *dir,
 		      struct dentry *dentry, umode_t mode)
@@ -428,6 +434,12 @@ static int lwnfs_make(struct mnt_idmap *idmap, struct inode *dir,
 	if (!inode)
 		goto free;
 	inode_init_owner(idmap, inode, dir, mode);
+	err = security_inode_init_security(inode, dir, &dentry->d_name, NULL,
+					   NULL);
+	if (err) {
+		iput(inode);
+		return err;
+	}
 	if (S_ISDIR(mode))
 		inc_nlink(dir);
 	inode_set_mtime_to_ts(dir, inode_set_ctime_current(dir));
