@@ -14,6 +14,7 @@ setup() {
 }
 
 teardown() {
+	exec 7<&-	# a counter a failed test left open
 	if [ -n "$HOLDER" ]; then
 		kill "$HOLDER" || :
 		wait "$HOLDER" || :
