@@ -40,7 +40,7 @@ MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
 DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/lwnfs
 
 .PHONY: all modules test-programs test-modules clean install uninstall dkms-install dkms-remove deb \
-	demo vm check check-all check-life check-secureboot check-debug mutants mutants-kcsan bench bench-scale lint fuzz stress help
+	demo vm check check-all check-life check-secureboot check-selinux check-debug mutants mutants-kcsan bench bench-scale lint fuzz stress help
 
 all: modules
 
@@ -143,10 +143,15 @@ check-life:
 check-secureboot:
 	harness/secureboot.sh
 
+# Labels under SELinux (the security module Debian's kernels have that
+# labels files), and the mutants only it can catch; not part of check-all.
+check-selinux:
+	harness/selinux.sh
+
 check-debug:
 	harness/check-debug.sh
 
-# MUTANTS="read-taken-unchecked rmdir-slot-always-freed" make mutants runs a
+# MUTANTS="read-taken-unchecked evict-slot-kept" make mutants runs a
 # part of the suites' mutants; without it, the racing ones follow on the
 # data-race kernel (make mutants-kcsan, MUTANTS= for a part of them).
 mutants:
@@ -192,6 +197,7 @@ help:
 	@echo 'make check-all build and test on every Debian release'"'"'s own kernel, then check-life and check-secureboot'
 	@echo 'make check-life  lwnfs-dkms through kernel and package upgrades, no headers, boots under systemd, autopkgtest'
 	@echo 'make check-secureboot  lwnfs refused, unsigned or signed with an untrusted key, by kernels that enforce signatures'
+	@echo 'make check-selinux  what users make gets its SELinux label, as on tmpfs, on the distro kernel booted with security=selinux'
 	@echo 'make check-debug  suite, fuzz, stress, fault injection on a KASAN kernel; suite, stress, races on KCSAN'
 	@echo 'make mutants   run the module'"'"'s suites on each mutant of lwnfs.c in tests/mutants, then the racing ones'
 	@echo 'make mutants-kcsan  the racing mutants under harness/guest/race.sh on the KCSAN kernel'

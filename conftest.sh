@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: ./conftest.sh OUTPUT KERNELRELEASE CC CFLAGS...
+# Usage: ./conftest.sh OUTPUT DEPFILE KERNELRELEASE CC CFLAGS...
 #
 # Which form of each kernel API that moved does the kernel lwnfs is being
 # built for have?  Kbuild runs this before compiling lwnfs.c, with the
@@ -11,6 +11,11 @@
 # Distribution kernels backport APIs, so the headers are asked, never the
 # version number.  The one exception is the floor: a kernel older than
 # 5.10 stops the build here with one line saying so.
+#
+# DEPFILE gets the headers the probes read, in gcc -MD's form, which
+# kbuild's fixdep turns into prerequisites of OUTPUT (if_changed_dep in
+# Kbuild): headers updated in place, as a distribution's point release
+# updates them under the same KERNELRELEASE, have the probes run again.
 #
 # Where a probe does not compile, lwnfs.h supplies the API from its older
 # form, which must compile then: when neither does, the kernel has a form
@@ -24,9 +29,9 @@
 # add the probe's row to tests/conftest.expected.
 set -euo pipefail
 
-usage="usage: conftest.sh OUTPUT KERNELRELEASE CC CFLAGS..."
-out=${1:?$usage} release=${2:?$usage} cc=${3:?$usage}
-shift 3
+usage="usage: conftest.sh OUTPUT DEPFILE KERNELRELEASE CC CFLAGS..."
+out=${1:?$usage} depfile=${2:?$usage} release=${3:?$usage} cc=${4:?$usage}
+shift 4
 # Warnings stay warnings (W=1 and CONFIG_WERROR must not fail a probe);
 # a prototype or pointer that does not match is an error, as in lwnfs.c.
 cflags=("$@" -Wno-error -Werror=incompatible-pointer-types
@@ -35,10 +40,12 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir" "$out.tmp"' EXIT
 
 # compiles NAME: compile the C on stdin (checked, not turned into code);
-# its log is $dir/NAME.log.
+# its log is $dir/NAME.log, the headers it read $dir/NAME.d (gcc writes
+# them when the code has errors too).
 compiles() {
 	cat >"$dir/$1.c"
-	"$cc" "${cflags[@]}" -fsyntax-only "$dir/$1.c" >"$dir/$1.log" 2>&1
+	"$cc" "${cflags[@]}" -fsyntax-only -MMD -MF "$dir/$1.d" "$dir/$1.c" \
+		>"$dir/$1.log" 2>&1
 }
 
 # refused NAME: the compiler refused NAME's C with an error at a line of
@@ -173,6 +180,45 @@ struct timespec64 lwnfs_probe(struct inode *inode)
 {
 	inode->i_ctime = current_time(inode);
 	return inode->i_ctime;
+}
+EOF
+
+# 6.6, 6bcdfd2cac55 "security: Allow all LSMs to provide xattrs for
+# inode_init_security hook": security_inode_init_security() returns 0
+# where a module's hook says -EOPNOTSUPP (no attribute to store) with no
+# initxattrs callback too, as it did with one; before, it passed that
+# -EOPNOTSUPP on.  The hook's new form (an xattr array and a count) is
+# what the headers show of it.
+probe INODE_INIT_SECURITY_XATTRS <<'EOF'
+#include <linux/lsm_hooks.h>
+int lwnfs_probe_hook(struct inode *inode, struct inode *dir,
+		     const struct qstr *qstr, struct xattr *xattrs,
+		     int *xattr_count);
+const union security_list_options lwnfs_probe_hooks = {
+	.inode_init_security = lwnfs_probe_hook,
+};
+int lwnfs_probe(struct inode *inode, struct inode *dir);
+int lwnfs_probe(struct inode *inode, struct inode *dir)
+{
+	return security_inode_init_security(inode, dir, NULL, NULL, NULL);
+}
+EOF
+older INODE_INIT_SECURITY_XATTRS 'security_inode_init_security()' \
+	'its hook with a name, a value and a length, of before 6.6' <<'EOF'
+#include <linux/lsm_hooks.h>
+int lwnfs_probe(union security_list_options *hooks,
+		int (*hook)(struct inode *, struct inode *,
+			    const struct qstr *, const char **, void **,
+			    size_t *),
+		struct inode *inode, struct inode *dir);
+int lwnfs_probe(union security_list_options *hooks,
+		int (*hook)(struct inode *, struct inode *,
+			    const struct qstr *, const char **, void **,
+			    size_t *),
+		struct inode *inode, struct inode *dir)
+{
+	hooks->inode_init_security = hook;
+	return security_inode_init_security(inode, dir, NULL, NULL, NULL);
 }
 EOF
 
@@ -364,4 +410,14 @@ if ! older_c "${olders[@]}" | compiles OLDER; then
 	[ "$unknown" = 1 ] || died OLDER
 	exit 1
 fi
+
+# What every compile above read, but its own C, one prerequisite a line.
+# fixdep takes the first prerequisite for the source, so this script
+# comes first.
+{
+	printf '%s: %s' "$out" "$0"
+	sed -e 's/^[^:]*://' -e 's/\\$//' "$dir"/*.d | tr -s ' \t' '\n' |
+		grep -v -F -e "$dir/" | grep . | sort -u |
+		awk '{ printf " \\\n  %s", $0 } END { print "" }'
+} >"$depfile"
 mv "$out.tmp" "$out"

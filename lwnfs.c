@@ -15,6 +15,7 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -257,6 +258,25 @@ static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 }
 
 /*
+ * A counter's text has no end to seek to: its size is 0 (lwnfs_setattr())
+ * whatever a read returns.  Open for reading, it seeks as /proc's
+ * seq_file files do: from the start or from where the file is (SEEK_SET,
+ * SEEK_CUR), and any other whence (SEEK_END, SEEK_DATA, SEEK_HOLE) fails
+ * with EINVAL, so that tail(1) and other clients that look for the end
+ * read the text through instead of taking the size for its end and
+ * finding nothing.  Open only for writing, it seeks as a file of size 0,
+ * whose end is where an appending write goes: fopen(3) in append mode
+ * seeks there and fails without it.
+ */
+static loff_t lwnfs_llseek(struct file *file, loff_t offset, int whence)
+{
+	if (file->f_mode & FMODE_READ)
+		return no_seek_end_llseek_size(file, offset, whence,
+					       file_inode(file)->i_sb->s_maxbytes);
+	return generic_file_llseek(file, offset, whence);
+}
+
+/*
  * No FMODE_NOWAIT: io_uring's reads and writes run in its own threads.
  * No ->read beside ->read_iter, which /dev/zero has for a faster read(2):
  * kernel_read() refuses a file with both, failing execve(2) of a counter.
@@ -272,15 +292,16 @@ static const struct file_operations lwnfs_counter_fops = {
 	.write_iter	= lwnfs_write_iter,
 	.splice_read	= copy_splice_read,
 	.splice_write	= iter_file_splice_write,
-	.llseek		= generic_file_llseek,
+	.llseek		= lwnfs_llseek,
 	.fsync		= noop_fsync,	/* nothing to write back */
 };
 
 /*
- * A counter's size means nothing: it stays 0, as /proc's and sysfs's
- * files do, whatever a read returns.  Truncating to 0, as O_TRUNC does
- * for "echo 5 > counter", is accepted and leaves the value alone; any
- * other size is refused with EINVAL before anything changes.
+ * A counter's size means nothing: it stays 0 whatever a read returns, as
+ * /proc/uptime's does (sysfs's files report a page instead).  Truncating
+ * to 0, as O_TRUNC does for "echo 5 > counter", is accepted and leaves
+ * the value alone; any other size is refused with EINVAL before anything
+ * changes.
  */
 static int lwnfs_setattr(struct mnt_idmap *idmap, struct dentry *dentry,
 			 struct iattr *attr)
@@ -382,11 +403,16 @@ static bool lwnfs_reserve(struct lwnfs_sb *sbi)
 
 /*
  * User-made counters and directories.  Each takes one of the superblock's
- * max_counters slots until it is removed; a counter's value is allocated
- * with it, charged to its creator's memory cgroup, and freed when its
- * inode is evicted.  Each belongs to its creator, as on every filesystem:
- * inode_init_owner() gives it the caller's fsuid, and the group of a
- * set-group-ID directory or else the caller's fsgid.
+ * max_counters slots until its inode is evicted (lwnfs_evict_inode()); a
+ * counter's value is allocated with it, charged to its creator's memory
+ * cgroup, and freed with it.  Each belongs to its creator, as on every
+ * filesystem: inode_init_owner() gives it the caller's fsuid, and the
+ * group of a set-group-ID directory or else the caller's fsgid.  Each
+ * gets its security label as shmem's and ramfs's do, from
+ * security_inode_init_security(): in memory only, with no xattrs to
+ * store it in (no initxattrs callback).  A security module that refuses
+ * the label fails the make with its errno, and the inode goes, its value
+ * and its slot with it (lwnfs_evict_inode()): nothing is left half-made.
  */
 static int lwnfs_make(struct mnt_idmap *idmap, struct inode *dir,
 		      struct dentry *dentry, umode_t mode)
@@ -408,6 +434,12 @@ static int lwnfs_make(struct mnt_idmap *idmap, struct inode *dir,
 	if (!inode)
 		goto free;
 	inode_init_owner(idmap, inode, dir, mode);
+	err = security_inode_init_security(inode, dir, &dentry->d_name, NULL,
+					   NULL);
+	if (err) {
+		iput(inode);
+		return err;
+	}
 	if (S_ISDIR(mode))
 		inc_nlink(dir);
 	inode_set_mtime_to_ts(dir, inode_set_ctime_current(dir));
@@ -434,46 +466,40 @@ static struct dentry *lwnfs_mkdir(struct mnt_idmap *idmap, struct inode *dir,
 				  S_IFDIR | (mode & S_IALLUGO)));
 }
 
+/*
+ * Removing a name gives no slot back: the inode may live on, open or a
+ * process's working directory, and its slot goes with it when it is
+ * evicted (lwnfs_evict_inode()).
+ */
 static int lwnfs_unlink(struct inode *dir, struct dentry *dentry)
 {
-	struct lwnfs_sb *sbi = dir->i_sb->s_fs_info;
-
 	if (lwnfs_builtin(d_inode(dentry)))
 		return -EPERM;
-	atomic_dec(&sbi->made);
 	return simple_unlink(dir, dentry);
 }
 
 static int lwnfs_rmdir(struct inode *dir, struct dentry *dentry)
 {
-	struct lwnfs_sb *sbi = dir->i_sb->s_fs_info;
-	int err;
-
 	if (lwnfs_builtin(d_inode(dentry)))
 		return -EPERM;
-	err = simple_rmdir(dir, dentry);
-	if (!err)
-		atomic_dec(&sbi->made);
-	return err;
+	return simple_rmdir(dir, dentry);
 }
 
-/* Renames stay within lwnfs; the built-in tree neither moves nor goes. */
+/*
+ * Renames stay within lwnfs; the built-in tree neither moves nor goes.  An
+ * entry a rename replaces gives its slot back when its inode is evicted.
+ */
 static int lwnfs_rename(struct mnt_idmap *idmap, struct inode *old_dir,
 			struct dentry *old_dentry, struct inode *new_dir,
 			struct dentry *new_dentry, unsigned int flags)
 {
-	struct lwnfs_sb *sbi = old_dir->i_sb->s_fs_info;
 	struct inode *target = d_inode(new_dentry);
-	int err;
 
 	if (lwnfs_builtin(d_inode(old_dentry)) ||
 	    (target && lwnfs_builtin(target)))
 		return -EPERM;
-	err = simple_rename(idmap, old_dir, old_dentry, new_dir, new_dentry,
-			    flags);
-	if (!err && target && !(flags & RENAME_EXCHANGE))
-		atomic_dec(&sbi->made);
-	return err;
+	return simple_rename(idmap, old_dir, old_dentry, new_dir, new_dentry,
+			     flags);
 }
 
 /*
@@ -490,14 +516,23 @@ static const struct inode_operations lwnfs_dir_iops = {
 	.rename		= lwnfs_iop_rename,
 };
 
-/* A user-made counter's value goes with its inode. */
+/*
+ * A user-made counter or directory gives its slot back when its inode
+ * goes, once nothing holds it: not at unlink(2), rmdir(2) or a rename(2)
+ * over it while a file is open on it or a process works in it, as
+ * shmem_evict_inode() gives back tmpfs's nr_inodes.  A counter's value
+ * goes with it.
+ */
 static void lwnfs_evict_inode(struct inode *inode)
 {
+	struct lwnfs_sb *sbi = inode->i_sb->s_fs_info;
+
 	truncate_inode_pages_final(&inode->i_data);
 	clear_inode(inode);
-	if (inode->i_private != &lwnfs_counter &&
-	    inode->i_private != &lwnfs_subcounter)
-		kfree(inode->i_private);
+	if (lwnfs_builtin(inode))
+		return;
+	kfree(inode->i_private);
+	atomic_dec(&sbi->made);
 }
 
 static int lwnfs_show_options(struct seq_file *m, struct dentry *root)

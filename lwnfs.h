@@ -20,6 +20,7 @@
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
+#include <linux/security.h>
 #include <linux/uidgid.h>
 
 #include "conftest.h"
@@ -80,6 +81,30 @@ static inline struct timespec64 inode_set_ctime_current(struct inode *inode)
 	inode->i_ctime = current_time(inode);
 	return inode->i_ctime;
 }
+#endif
+
+/*
+ * 6.6 made security_inode_init_security() return 0 where a security
+ * module's hook answers -EOPNOTSUPP, no attribute to store, also when
+ * the caller passes no initxattrs callback; before, that call passed the
+ * -EOPNOTSUPP on: SELinux's, after labelling the inode in memory, on a
+ * filesystem that stores no xattrs, and the default where no module has
+ * the hook.  It was never an error: shmem took it as none.
+ */
+#ifndef LWNFS_HAVE_INODE_INIT_SECURITY_XATTRS
+static inline int lwnfs_inode_init_security(struct inode *inode,
+					    struct inode *dir,
+					    const struct qstr *qstr,
+					    const initxattrs callback,
+					    void *fs_data)
+{
+	int err = security_inode_init_security(inode, dir, qstr, callback,
+					       fs_data);
+
+	return err == -EOPNOTSUPP ? 0 : err;
+}
+
+#define security_inode_init_security lwnfs_inode_init_security
 #endif
 
 /* 6.7 moved atime and mtime behind accessors too. */

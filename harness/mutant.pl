@@ -7,8 +7,8 @@
 # Read the list of mutants LIST (tests/mutants, whose head gives its form).
 # With only LIST, check it and print one line per mutant: its name, the
 # bats file to run first, how it is run ("suites": by harness/mutants.sh;
-# "equivalent": not run; "kcsan": by harness/mutants-kcsan.sh) and why
-# (empty for "suites"), separated by tabs.  With NAME and SOURCE,
+# "equivalent": not run; "kcsan": by harness/mutants-kcsan.sh; "selinux":
+# by harness/selinux.sh) and why (empty for "suites"), separated by tabs.  With NAME and SOURCE,
 # print SOURCE with mutant NAME applied.  Exits non-zero with a one-line
 # message when the list is malformed or a mutant's lines are not in
 # SOURCE exactly once.
@@ -33,8 +33,8 @@ while (my $line = <$fh>) {
 		my $i = $sign eq '-' ? 0 : 1;
 		$h->[$i] = defined $h->[$i] ? "$h->[$i]\n$text" : $text;
 		$side = $sign;
-	} elsif ($line =~ /^(equivalent|kcsan): (.+)$/ && $cur && !@{$cur->{hunks}}) {
-		die "mutant.pl: $where: a second \"equivalent:\" or \"kcsan:\" line\n"
+	} elsif ($line =~ /^(equivalent|kcsan|selinux): (.+)$/ && $cur && !@{$cur->{hunks}}) {
+		die "mutant.pl: $where: a second \"equivalent:\", \"kcsan:\" or \"selinux:\" line\n"
 			unless $cur->{kind} eq 'suites';
 		($cur->{kind}, $cur->{why}) = ($1, $2);
 	} elsif ($line =~ /^first: (\S+)$/ && $cur && !@{$cur->{hunks}}) {

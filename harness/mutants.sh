@@ -42,6 +42,7 @@ if [ $# -gt 0 ]; then
 	for name; do
 		[ -n "${reason[$name]+set}" ] || { echo "mutants: no mutant $name in $list" >&2; exit 2; }
 		[ "${kind[$name]}" != kcsan ] || { echo "mutants: $name runs under KCSAN: make mutants-kcsan" >&2; exit 2; }
+		[ "${kind[$name]}" != selinux ] || { echo "mutants: $name runs under SELinux: make check-selinux" >&2; exit 2; }
 	done
 	names=("$@")
 fi

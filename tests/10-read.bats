@@ -200,3 +200,49 @@ teardown() {
 	[ "$output" = 3 ]
 	[ "$(cat "$C")" = 4 ]
 }
+
+# Seeking a counter open for reading.  A counter that seeks as a file
+# of size 0 (generic_file_llseek()) finds 0 at SEEK_END: the SEEK_END
+# test fails on it, and the tail test too where coreutils is 9.8 or
+# later; the SEEK_SET and SEEK_CUR tests hold what it does already.
+
+@test "SEEK_SET: to any offset from 0 on; a read at 0 takes a value, one further on continues it, one past its text is EOF; below 0: EINVAL" {
+	echo 123 >"$C"
+	run seeks "$C" r read "SET 1" read "SET 0" read "SET -1" "SET 100" read
+	[ "$output" = '123\n 1 23\n 0 124\n EINVAL 100 EOF' ]
+	[ "$(cat "$C")" = 125 ]
+}
+
+@test "SEEK_CUR: from where the file is, to any offset from 0 on; below 0: EINVAL, the offset kept" {
+	echo 123 >"$C"
+	run seeks "$C" r "CUR 0" read "CUR 0" "CUR -2" read "CUR -5" "CUR 0" "CUR -4" read
+	[ "$output" = '0 123\n 4 2 3\n EINVAL 4 0 124\n' ]
+	[ "$(cat "$C")" = 125 ]
+}
+
+# /proc/uptime's seq_file refuses every whence but SEEK_SET and SEEK_CUR;
+# /proc/sys's files find their size, 0, at SEEK_END, which is what
+# makes tail(1) find nothing in them (below).
+@test "SEEK_END, SEEK_DATA and SEEK_HOLE on a counter open for reading: EINVAL, the offset kept, as /proc/uptime answers them" {
+	local ops=("CUR 0" "END 0" "END -1" "END 5" "DATA 0" "HOLE 0" "CUR 0")
+	run seeks /proc/uptime r "${ops[@]}"
+	[ "$output" = "0 EINVAL EINVAL EINVAL EINVAL EINVAL 0" ]
+	echo 7 >"$C"
+	run seeks "$C" r "${ops[@]}" read
+	[ "$output" = '0 EINVAL EINVAL EINVAL EINVAL EINVAL 0 7\n' ]
+	run seeks "$C" rw "${ops[@]}" read
+	[ "$output" = '0 EINVAL EINVAL EINVAL EINVAL EINVAL 0 8\n' ]
+}
+
+# tail(1) looks for the end with lseek(2) SEEK_END, from where the file
+# is: coreutils 9.8 and later print nothing when the end is where the
+# file is, as a size of 0 makes it (their commit 3918655d4, "tail:
+# refactor SEEK_END and lines"), and older ones read on.  Where SEEK_END
+# fails, every version reads the file through, as it reads /proc/uptime.
+@test "tail -n 1 and tail -c 3 print a counter's value, taking one each, as tail prints /proc/uptime" {
+	[ -n "$(tail -n 1 /proc/uptime)" ]
+	echo 41 >"$C"
+	[ "$(tail -n 1 "$C")" = 41 ]
+	[ "$(tail -c 3 "$C")" = 42 ]
+	[ "$(cat "$C")" = 43 ]
+}

@@ -42,6 +42,16 @@ reject() {
 	[ "$(cat "$C")" = 31 ]
 }
 
+# fopen(3) in append mode, as awk's >> opens a file, seeks to the end
+# (SEEK_END) and fails when that fails; a counter open only for writing
+# seeks as a file of size 0, whose end is where an appending write goes.
+@test "open only for writing, a counter's end is 0: SEEK_END finds it, and awk's >> (fopen(3) in append mode) sets the counter" {
+	run seeks "$C" w "END 0" "CUR 0" "SET 0"
+	[ "$output" = "0 0 0" ]
+	awk 'BEGIN { print 77 >> ARGV[1] }' "$C"
+	[ "$(cat "$C")" = 77 ]
+}
+
 @test "accepted: sign, zero, leading zeros, one trailing newline" {
 	accept '+7' 7
 	accept '-5\n' -5

@@ -4,12 +4,35 @@
 
 load helpers
 
+# A tmpfs of the test's own, the yardstick (teardown takes it away), and
+# a process a test leaves working in a directory (teardown stops it).
+TMPFS=/tmp/lwnfs-tmpfs
+HOLDER=
+
 setup() {
 	load_lwnfs
 }
 
 teardown() {
+	exec 7<&-	# a counter a failed test left open
+	if [ -n "$HOLDER" ]; then
+		kill "$HOLDER" || :
+		wait "$HOLDER" || :
+	fi
+	if [ -d "$TMPFS" ]; then
+		umount "$TMPFS" && rmdir "$TMPFS"
+	fi
 	unload_lwnfs
+}
+
+# make_one f|d PATH: make a file (f, with O_EXCL) or a directory (d) at
+# PATH; print "ok" or the errno's name, e.g. "ENOSPC".
+make_one() {
+	perl -e 'use Errno; use Fcntl;
+		my ($kind, $path) = @ARGV;
+		my $made = $kind eq "d" ? mkdir($path) :
+			sysopen(my $fh, $path, O_CREAT | O_EXCL | O_WRONLY);
+		print $made ? "ok" : (grep { $!{$_} } keys %!), "\n"' "$@"
 }
 
 @test "touch NAME makes a counter starting at 0" {
@@ -121,6 +144,52 @@ subdir" ]
 	touch "$MNT/c"
 	run touch "$MNT/e"
 	[[ $output == *"No space left on device"* ]]
+}
+
+# tmpfs's nr_inodes counts an inode until it is evicted, its root too:
+# nr_inodes=3 leaves room for 2 entries, as max_counters=2 does.  Each
+# way a name goes while its inode is held: rm of an open counter, mv over
+# an open counter, rmdir of a directory a process works in.  A third
+# entry is refused while it is held and made once it is let go.
+@test "max_counters counts entries until they are let go: removed while open or worked in, or replaced by mv while open, each keeps its slot, as tmpfs's nr_inodes does" {
+	mount -o remount,max_counters=2 "$MNT"
+	mkdir "$TMPFS"
+	mount -t tmpfs -o nr_inodes=3 tmpfs "$TMPFS"
+	local d said
+	for d in "$MNT" "$TMPFS"; do
+		said=()
+		touch "$d/a" "$d/b"
+		exec 7<"$d/a"
+		rm "$d/a"
+		said+=("$(make_one f "$d/c")")
+		exec 7<&-
+		said+=("$(make_one f "$d/c")")
+		rm "$d/b" "$d/c"
+
+		touch "$d/a" "$d/b"
+		exec 7<"$d/b"
+		mv "$d/a" "$d/b"
+		said+=("$(make_one f "$d/c")")
+		exec 7<&-
+		said+=("$(make_one f "$d/c")")
+		rm "$d/b" "$d/c"
+
+		mkdir "$d/x" "$d/y"
+		(cd "$d/x" && exec sleep 600) &
+		HOLDER=$!
+		until [ "$(readlink "/proc/$HOLDER/cwd")" = "$d/x" ]; do
+			sleep 0.05
+		done
+		rmdir "$d/x"
+		said+=("$(make_one d "$d/z")")
+		kill "$HOLDER"
+		wait "$HOLDER" || :
+		HOLDER=
+		said+=("$(make_one d "$d/z")")
+		rmdir "$d/y" "$d/z"
+		echo "$d: ${said[*]}"
+		[ "${said[*]}" = "ENOSPC ok ENOSPC ok ENOSPC ok" ]
+	done
 }
 
 @test "mv renames and moves counters, keeping their values" {

@@ -134,6 +134,51 @@ memcg_group() {
 	[ "$(stat -c '%g %a' "$MNT/g/d/inner")" = "50 2755" ]
 }
 
+# The VFS (mode_strip_sgid(), since 6.0; inode_init_owner() before)
+# clears set-group-ID from a new file's mode in a set-group-ID directory
+# only, only with group execute, only for a maker outside the
+# directory's group without CAP_FSETID.  The same makes on tmpfs give
+# the same modes.
+@test "set-group-ID is cleared from a new file only in a set-group-ID directory, with group execute, for a maker outside the directory's group, as on tmpfs" {
+	tmpfs_mount
+	local d said=()
+	for d in "$MNT" "$TMPFS"; do
+		mkdir "$d/g" "$d/plain"
+		chown 0:50 "$d/g"
+		chmod 2777 "$d/g"
+		chmod 1777 "$d/plain"
+		as 1000 bash -c "$(declare -f make_file); make_file $d/g/x 2755;
+			make_file $d/g/nox 2745; make_file $d/plain/x 2755"
+		setpriv --reuid=1000 --regid=1000 --groups=50 \
+			bash -c "$(declare -f make_file); make_file $d/g/member 2755"
+		said+=("$(stat -c %a "$d/g/x" "$d/g/nox" "$d/plain/x" "$d/g/member" | tr '\n' ' ')")
+		echo "$d: ${said[-1]}"
+	done
+	[ "${said[0]}" = "755 2745 2755 2755 " ]
+	[ "${said[1]}" = "${said[0]}" ]
+}
+
+# /proc/uptime's size is 0 too; sysfs's files report a page.
+@test "stat(2) reports a size of 0 for a counter whatever a read returns, as for /proc/uptime (a sysfs file reports a page)" {
+	echo 123456789 >"$C"
+	[ -n "$(cat /proc/uptime)" ]
+	run stat -c %s "$C" /proc/uptime /sys/module/lwnfs/initstate
+	[ "${lines[*]}" = "0 0 $(getconf PAGESIZE)" ]
+	[ "$(cat "$C")" = 123456789 ]
+	[ "$(stat -c %s "$C")" = 0 ]
+}
+
+# The VFS refuses what a filesystem has no operation for: O_TMPFILE
+# without ->tmpfile, mmap(2) without ->mmap, O_DIRECT without direct I/O.
+@test "O_TMPFILE: EOPNOTSUPP; mmap(2) of a counter: ENODEV; O_DIRECT: EINVAL; nothing made, no value taken" {
+	echo 9 >"$C"
+	run "$IO" unsupported "$C"
+	[ "$status" = 0 ]
+	[ "${lines[*]}" = "Operation not supported No such device Invalid argument" ]
+	[ "$(cd "$MNT" && echo *)" = "counter subdir" ]
+	[ "$(cat "$C")" = 9 ]
+}
+
 @test "truncate to 0 (O_TRUNC) keeps the value; any other size: EINVAL, nothing changed" {
 	echo 7 >"$C"
 	touch "$MNT/made"

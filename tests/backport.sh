@@ -6,9 +6,11 @@
 # On the host: lwnfs finds kernel features in the headers, not in the
 # version number.  Copies the headers of RELEASE (default: the distro's
 # kernel, 6.1 on bookworm) three times and builds lwnfs W=1 against each:
-#  1. with ->create() declared as 7.3 declares it (no "bool excl"), the way
-#     a distribution backport would: the build must succeed, warning-free,
-#     with conftest.sh's IOP_CREATE_NO_EXCL found and the rest unchanged;
+#  1. as they are, then again, without a clean, after ->create() is
+#     changed in place to the way 7.3 declares it (no "bool excl"), as a
+#     distribution's update of the headers under the same release would
+#     backport it: the second build must run the probes again and find
+#     IOP_CREATE_NO_EXCL, the rest unchanged, and succeed, warning-free;
 #  2. with the version saying 4.19: the build must stop with the one line
 #     that names the oldest supported kernel;
 #  3. without generic_delete_inode(), and no inode_just_drop() either (a
@@ -47,10 +49,14 @@ copy_headers() {
 	fi
 }
 
-# build DIR: build a copy of the module sources against DIR/build.
+# build DIR: build a copy of the module sources against DIR/build;
+# rebuild DIR: build that copy again, as it is.
 build() {
 	mkdir -p "$1/lwnfs"
 	cp Kbuild conftest.sh lwnfs.c lwnfs.h "$1/lwnfs/"
+	rebuild "$1"
+}
+rebuild() {
 	make --no-print-directory -C "$1/build" M="$1/lwnfs" W=1 modules >"$1/build.log" 2>&1
 }
 
@@ -63,16 +69,26 @@ header() {
 	fail "no $2 in the headers of $release"
 }
 
-# 1. ->create() as 7.3 has it, in these older headers.
+# 1. ->create() as 7.3 has it, put in place into headers built against:
+# the build again, without a clean, must see the header change.
 copy_headers "$work/create"
+build "$work/create" || { cat "$work/create/build.log" >&2; fail "the build against the copied headers failed"; }
+conftest_h=$work/create/lwnfs/conftest.h
+grep -qx '/\* LWNFS_HAVE_IOP_CREATE_NO_EXCL: no \*/' "$conftest_h" ||
+	fail "the unchanged headers of $release already have the 7.3 ->create()"
+cp "$conftest_h" "$work/create/conftest.h.before"
 fs_h=$(header "$work/create" include/linux/fs.h)
 perl -0pi -e 's/(int \(\*create\) \([^;]*?umode_t),\s*bool\);/$1);/' "$fs_h"
 grep -q -Pzo 'int \(\*create\) \([^;]*umode_t\);' "$fs_h" || fail "could not change ->create() in $fs_h"
-build "$work/create" || { cat "$work/create/build.log" >&2; fail "the build against the changed headers failed"; }
+rebuild "$work/create" || { cat "$work/create/build.log" >&2; fail "the build against the changed headers failed"; }
 ! grep -E 'warning:' "$work/create/build.log" >&2 || fail "the build warns"
-grep -qx '#define LWNFS_HAVE_IOP_CREATE_NO_EXCL 1' "$work/create/lwnfs/conftest.h" ||
-	fail "conftest.sh did not find the 7.3 ->create()"
-echo "backport: ok: ->create() without excl in $release's headers: found, built W=1-clean"
+grep -q 'CONFTEST' "$work/create/build.log" ||
+	fail "the build again after $fs_h changed did not run conftest.sh"
+grep -qx '#define LWNFS_HAVE_IOP_CREATE_NO_EXCL 1' "$conftest_h" ||
+	fail "conftest.sh did not find the 7.3 ->create() in the headers changed in place"
+[ "$(diff "$work/create/conftest.h.before" "$conftest_h" | grep -c '^[<>]')" = 2 ] ||
+	{ diff "$work/create/conftest.h.before" "$conftest_h" >&2; fail "more than IOP_CREATE_NO_EXCL changed"; }
+echo "backport: ok: ->create() without excl put in place into $release's headers: the build again found it, built W=1-clean"
 
 # 2. Headers older than 5.10: one line, naming it.
 copy_headers "$work/old"

@@ -67,6 +67,8 @@ declare -A NAMES=(
 	[simple_dir_inode_operations]="2002: the article's directory operations"
 	# The kernel's own filesystems, which lwnfs does as they do.
 	[generic_write_checks]="where other filesystems put an appending write at i_size"
+	[mode_strip_sgid]="the VFS's, which clears set-group-ID from a new file's mode before ->create"
+	[seq_lseek]="the llseek of /proc's seq_file files, which a counter open for reading seeks as"
 	# Kernel configuration: what a kernel built so does.
 	[CONFIG_*]="kernel configuration options, named for their effect"
 )
@@ -102,6 +104,8 @@ declare -A BUILT=(
 # Errors of lwnfs.5 that lwnfs.c does not return itself.
 declare -A VFS_ERRNOS=(
 	[EACCES]="the VFS's permission check, before lwnfs is called"
+	[ENODEV]="the VFS's do_mmap() for a file without ->mmap, as a counter is"
+	[EOPNOTSUPP]="the VFS's vfs_tmpfile() for a directory without ->tmpfile, as lwnfs's are"
 	[ENAMETOOLONG]="the VFS's lookup refuses a name over NAME_MAX (255)"
 	[ENOTEMPTY]="libfs's simple_rmdir(), which lwnfs_rmdir() calls"
 	[EROFS]="the VFS's mnt_want_write() on a read-only mount"

@@ -65,6 +65,35 @@ wr() {
 	' "$@"
 }
 
+# seeks FILE r|w|rw OP...: open FILE for reading, writing or both, make
+# each OP in turn and print on one line what each gave: "read" what one
+# read(2) of up to 64 bytes returned ("EOF" for nothing, a newline as
+# "\n"); "SET N", "CUR N", "END N", "DATA N" and "HOLE N" an lseek(2) by
+# N with that whence: the new offset or the errno's name, e.g. "EINVAL".
+seeks() {
+	perl -e '
+		use Errno;
+		use Fcntl;
+		my ($file, $mode, @ops) = @ARGV;
+		my %how = (r => O_RDONLY, w => O_WRONLY, rw => O_RDWR);
+		my %whence = (SET => 0, CUR => 1, END => 2, DATA => 3, HOLE => 4);
+		sysopen(my $fh, $file, $how{$mode}) or die "open $file: $!\n";
+		my @said;
+		for my $op (@ops) {
+			if ($op eq "read") {
+				defined(sysread($fh, my $text, 64)) or die "read: $!\n";
+				$text =~ s/\n/\\n/g;
+				push @said, $text eq "" ? "EOF" : $text;
+				next;
+			}
+			my ($w, $by) = split / /, $op;
+			my $at = sysseek($fh, $by, $whence{$w});
+			push @said, defined $at ? 0 + $at : (grep { $!{$_} } keys %!);
+		}
+		print "@said\n";
+	' "$@"
+}
+
 # exchange A B: swap A and B with renameat2(RENAME_EXCHANGE); print "ok"
 # or the errno name.  perl's syscall.ph has the number for this machine.
 exchange() {

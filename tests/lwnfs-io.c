@@ -8,6 +8,7 @@
  *        lwnfs-io sendfile FILE
  *        lwnfs-io fsync FILE
  *        lwnfs-io exec FILE
+ *        lwnfs-io unsupported FILE
  *        lwnfs-io uring THREADS COUNT FILE
  *        lwnfs-io splice-to FILE DATA...
  *        lwnfs-io sendfile-to FILE SOURCE...
@@ -20,6 +21,10 @@
  * exec: execve(2) of FILE, whose first bytes the kernel reads with
  * kernel_read() to find its format; prints "ENOEXEC" when it found none,
  * else what execve(2) failed with (it does not return on success).
+ * unsupported: an unnamed file in FILE's directory (open(2) with
+ * O_TMPFILE), a shared mapping of FILE (mmap(2)) and an open(2) of FILE
+ * with O_DIRECT; prints what each gave, "ok" or strerror() of its error,
+ * one per line.
  * uring: THREADS threads, each with an io_uring of its own (raw system
  * calls, no liburing), submit COUNT reads of FILE at position 0 each,
  * up to 32 in flight; every value read is printed, one per line.
@@ -200,6 +205,43 @@ static void do_exec(void)
 	puts(errno == ENOEXEC ? "ENOEXEC" : strerror(errno));
 }
 
+static void report(int failed)
+{
+	puts(failed ? strerror(errno) : "ok");
+}
+
+static void do_unsupported(void)
+{
+	char *dir = strdup(path), *slash;
+	void *map;
+	int fd;
+
+	if (!dir)
+		die("strdup");
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	fd = open(slash ? dir : ".", O_TMPFILE | O_WRONLY, 0600);
+	report(fd < 0);
+	if (fd >= 0)
+		close(fd);
+	free(dir);
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		die("open");
+	map = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, 0);
+	report(map == MAP_FAILED);
+	if (map != MAP_FAILED)
+		munmap(map, 4096);
+	close(fd);
+
+	fd = open(path, O_RDONLY | O_DIRECT);
+	report(fd < 0);
+	if (fd >= 0)
+		close(fd);
+}
+
 /* One io_uring, mapped: just what reads at position 0 need. */
 struct ring {
 	int fd;
@@ -343,6 +385,8 @@ int main(int argc, char **argv)
 			do_fsync();
 		else if (!strcmp(cmd, "exec"))
 			do_exec();
+		else if (!strcmp(cmd, "unsupported"))
+			do_unsupported();
 		else
 			goto usage;
 	} else if (argc >= 4 && !strcmp(cmd, "splice-to")) {
@@ -365,7 +409,7 @@ int main(int argc, char **argv)
 		die("stdout");
 	return 0;
 usage:
-	fprintf(stderr, "usage: lwnfs-io readv|splice|sendfile|fsync|exec FILE\n"
+	fprintf(stderr, "usage: lwnfs-io readv|splice|sendfile|fsync|exec|unsupported FILE\n"
 		"       lwnfs-io uring THREADS COUNT FILE (THREADS: 1 to 64)\n"
 		"       lwnfs-io splice-to FILE DATA...\n"
 		"       lwnfs-io sendfile-to FILE SOURCE...\n");

@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: harness/selinux.sh
+#
+# make check-selinux: what lwnfs does under a security module that labels
+# files, on the distro's kernel.  Debian's kernels have SELinux built in
+# (CONFIG_SECURITY_SELINUX=y) and not Smack (CONFIG_SECURITY_SMACK is not
+# set), and AppArmor, their default, labels no files: the guest boots
+# with security=selinux, and tests/selinux/10-labels.bats loads the
+# policy of tests/selinux/policy.conf, compiled here with checkpolicy
+# (-U allow: what it does not name is allowed), into a kernel left
+# permissive.  Then each mutant of tests/mutants marked "selinux:", built
+# here, runs against the same suite in the same guest
+# (harness/guest/selinux.sh): each must fail it.
+# LWNFS_SELINUX_BREAK=no-selinux boots without security=selinux, to see
+# the suite fail.
+# Prints the suite's TAP, one line per mutant, and a closing "N passed,
+# N failed, N skipped" line (a killed mutant passes, a survivor fails);
+# exits non-zero when a test fails, a mutant survives or goes unreported,
+# or the guest does not finish.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+# shellcheck source=harness/settings.sh
+. harness/settings.sh
+harness/deps.sh selinux
+release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
+kdir=/lib/modules/$release/build
+params=security=selinux
+case ${LWNFS_SELINUX_BREAK:-} in
+'') ;;
+no-selinux) params='' ;;
+*) echo "selinux: unknown LWNFS_SELINUX_BREAK=$LWNFS_SELINUX_BREAK" >&2; exit 2 ;;
+esac
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+make --no-print-directory KERNELRELEASE="$release" modules >"$log" 2>&1 || {
+	cat "$log" >&2
+	echo "selinux: the build failed" >&2
+	exit 1
+}
+dir=$PWD/build/selinux
+rm -rf "$dir"
+mkdir -p "$dir"
+checkpolicy -U allow -o "$dir/policy" tests/selinux/policy.conf >"$log" 2>&1 || {
+	cat "$log" >&2
+	echo "selinux: checkpolicy could not compile tests/selinux/policy.conf" >&2
+	exit 1
+}
+
+# The mutants marked "selinux:", each built in a directory of its own.
+listed=$(harness/mutant.pl tests/mutants) || { echo "selinux: tests/mutants does not parse" >&2; exit 1; }
+: >"$dir/todo"
+while IFS=$'\t' read -r name _ how _; do
+	[ "$how" = selinux ] || continue
+	mkdir -p "$dir/$name"
+	cp Kbuild conftest.sh lwnfs.h "$dir/$name/"
+	harness/mutant.pl tests/mutants "$name" lwnfs.c >"$dir/$name/lwnfs.c"
+	make -C "$kdir" M="$dir/$name" modules >"$dir/$name/build.log" 2>&1 || {
+		echo "selinux: mutant $name does not build (see $dir/$name/build.log)" >&2
+		exit 1
+	}
+	echo "$name $dir/$name/lwnfs.ko" >>"$dir/todo"
+done <<<"$listed"
+
+echo "selinux: booted with '${params:-nothing more}'; $(wc -l <"$dir/todo") mutants"
+rc=0
+harness/vm.sh -k "$release" ${params:+-A "$params"} -- \
+	harness/guest/selinux.sh "$dir/todo" | tee "$log" || rc=${PIPESTATUS[0]}
+read -r passed failed skipped < <(harness/tap-count.sh "$log" "$rc")
+status=0
+[ "$rc" = 0 ] && [ "$failed" = 0 ] && [ "$passed" -gt 0 ] || status=1
+while read -r name _; do
+	verdict=$(sed -n "s/^mutant $name: //p" "$log")
+	case $verdict in
+	"killed by "?*) passed=$((passed + 1)) ;;
+	*)
+		echo "selinux: mutant $name: ${verdict:-no verdict}" >&2
+		failed=$((failed + 1)) status=1 ;;
+	esac
+done <"$dir/todo"
+echo "$passed passed, $failed failed, $skipped skipped"
+exit "$status"
