@@ -13,9 +13,12 @@
 # on, lwnfs itself first again in every one.  A mutant is
 # killed by a test that fails on it (and passes on lwnfs in the same kind
 # of guest), or by a kernel report that it reproduces alone on a fresh
-# guest; a guest that dies under a mutant with no verdict is tried once
-# more with the mutant alone, and dying again leaves it UNDECIDED, never
-# killed.  Prints one line per mutant, what killed it, SURVIVED or
+# guest.  A test's kill is confirmed in the guest that saw it: lwnfs
+# itself must pass that test alone there, or the mutant is tried again
+# alone on a fresh guest, and a test that fails on lwnfs twice is
+# reported FLAKY, never a kill.  A guest that dies under a mutant with no
+# verdict is tried once more with the mutant alone, and dying again
+# leaves it UNDECIDED, never killed.  Prints one line per mutant, what killed it, SURVIVED or
 # UNDECIDED, and a closing "N passed, N failed" line: a mutant killed
 # passes, any other fails.  A list that does not parse, no mutant run, or
 # fewer verdicts than mutants to run fail the whole run.
@@ -117,7 +120,7 @@ while true; do
 	declare -A said=()
 	while read -r name what; do
 		said[$name]=$what
-	done < <(sed -n 's/^mutant \([^ ]*\): \(killed by .*\|survived\)$/\1 \2/p' "$log")
+	done < <(sed -n 's/^mutant \([^ ]*\): \(killed by .*\|survived\|unconfirmed: .*\)$/\1 \2/p' "$log")
 	# lwnfs itself passes in every guest, or no verdict of this one holds.
 	if [ "${said[original]:-}" != survived ]; then
 		echo "mutants: lwnfs itself fails in guest $boots, so no verdict holds:" \
@@ -129,7 +132,9 @@ while true; do
 		# The second look, alone on a fresh guest, decides: a test that
 		# fails, or a kernel report, also one that brought the guest
 		# down; a death with no report decides nothing.
-		if [ -n "${said[$alone]+set}" ]; then
+		if [[ ${said[$alone]:-} == unconfirmed:* ]]; then
+			verdict[$alone]="FLAKY: ${said[$alone]#unconfirmed: }, twice"
+		elif [ -n "${said[$alone]+set}" ]; then
 			verdict[$alone]=${said[$alone]}
 		elif [ -n "$(report "$alone")" ]; then
 			verdict[$alone]="killed by the kernel log, the guest brought down: $(report "$alone")"
@@ -142,10 +147,20 @@ while true; do
 	fi
 	for name in "${!said[@]}"; do
 		[ "$name" != original ] || continue
-		if [[ ${said[$name]} == "killed by the kernel log"* ]]; then
-			# A report with no test failing: it must show again alone.
+		if [[ ${said[$name]} == "killed by the kernel log"* ]] ||
+			[[ ${said[$name]} == unconfirmed:* ]]; then
+			# A report with no test failing, or a test lwnfs fails
+			# too: it must show again alone.
 			seen[$name]=${said[$name]} alone=$name
 		else
+			# A test's kill came with its confirmation, or it is none.
+			by=${said[$name]#killed by }
+			by=${by%%; the kernel log: *}
+			if [ "${said[$name]}" != survived ] &&
+				! grep -qFx "mutant $name: confirmed: lwnfs passes $by alone" "$log"; then
+				echo "mutants: $name killed with no confirmation in guest $boots" >&2
+				exit 1
+			fi
 			verdict[$name]=${said[$name]}
 		fi
 	done

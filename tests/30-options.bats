@@ -5,6 +5,7 @@
 load helpers
 
 setup() {
+	clear_leftovers
 	insmod "$KO"
 	mkdir -p "$MNT" /tmp/lwnfs2 /tmp/lwnfs3
 }

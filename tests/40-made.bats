@@ -4,9 +4,7 @@
 
 load helpers
 
-# A tmpfs of the test's own, the yardstick (teardown takes it away), and
-# a process a test leaves working in a directory (teardown stops it).
-TMPFS=/tmp/lwnfs-tmpfs
+# A process a test leaves working in a directory (teardown stops it).
 HOLDER=
 
 setup() {

@@ -9,9 +9,6 @@
 load helpers
 
 IO=$TREE/tests/lwnfs-io
-# A tmpfs of the test's own, the yardstick (tmpfs_mount; teardown takes
-# it away).
-TMPFS=/tmp/lwnfs-tmpfs
 
 setup() {
 	load_lwnfs
@@ -22,8 +19,8 @@ teardown() {
 	if [ -d "$TMPFS" ]; then
 		umount "$TMPFS" && rmdir "$TMPFS"
 	fi
-	if [ -d /sys/fs/cgroup/lwnfs-test ]; then
-		rmdir /sys/fs/cgroup/lwnfs-test
+	if [ -d "$MEMCG" ]; then
+		rmdir "$MEMCG"
 	fi
 }
 
@@ -53,13 +50,13 @@ tmpfs_mount() {
 	mount -t tmpfs -o mode=1777 tmpfs "$TMPFS"
 }
 
-# memcg_group: /sys/fs/cgroup/lwnfs-test, a memory cgroup for a test's
-# processes (teardown removes it).
+# memcg_group: $MEMCG, a memory cgroup for a test's processes
+# (teardown removes it).
 memcg_group() {
 	grep -q cgroup2 /proc/mounts || mount -t cgroup2 none /sys/fs/cgroup
 	grep -qw memory /sys/fs/cgroup/cgroup.controllers
 	echo +memory >/sys/fs/cgroup/cgroup.subtree_control
-	mkdir /sys/fs/cgroup/lwnfs-test
+	mkdir "$MEMCG"
 }
 
 @test "new entries belong to their creator; uid= and gid= own the built-in tree only" {
@@ -441,9 +438,9 @@ memcg_group() {
 	# control.  With no charge it grows by what the control does.  The
 	# group's figures are flushed every 2 s: each is read 3 s after.
 	# shellcheck disable=SC2016 # the inner shell's and perl's variables
-	run bash -c 'echo $$ >/sys/fs/cgroup/lwnfs-test/cgroup.procs
+	run bash -c 'echo $$ >$MEMCG/cgroup.procs
 		slab() { sleep 3; awk "\$1 == \"slab_unreclaimable\" { print \$2 }" \
-			/sys/fs/cgroup/lwnfs-test/memory.stat; }
+			$MEMCG/memory.stat; }
 		s0=$(slab)
 		perl -e "for (1 .. 50000) { open(my \$fh, \">\", \"$1/many/\$_\") or die \"\$!\\n\" }"
 		s1=$(slab)
@@ -482,7 +479,7 @@ memcg_group() {
 			mkdir("$dir/d$_") or die "$!\n";
 		}
 		print int((slab() - $before) / (2 * $n)), "\n"' \
-		/sys/fs/cgroup/lwnfs-test "$MNT/many" 10000
+		"$MEMCG" "$MNT/many" 10000
 	echo "slab charged per entry: $output bytes"
 	[ "$status" = 0 ]
 	[ "$output" -ge 256 ]
@@ -528,7 +525,7 @@ memcg_group() {
 		my $middle = slab();
 		for (1 .. $n) { open(my $fh, "<", $counter) or die "$!\n"; push @counter, $fh }
 		print $middle - $before, " ", slab() - $middle, "\n"' \
-		/sys/fs/cgroup/lwnfs-test "$C" 10000
+		"$MEMCG" "$C" 10000
 	echo "slab charged for 10000 opens: $output bytes (/dev/null, counter)"
 	[ "$status" = 0 ]
 	read -r null counter <<<"$output"

@@ -16,6 +16,10 @@ KO=${LWNFS_KO:-$TREE/lwnfs.ko}
 READER=$TREE/tests/lwnfs-reader
 MNT=/tmp/lwnfs
 C=$MNT/counter
+# What tests make outside lwnfs: a tmpfs of their own, the yardstick, and
+# a memory cgroup for their processes (their teardowns take them away).
+TMPFS=/tmp/lwnfs-tmpfs
+export MEMCG=/sys/fs/cgroup/lwnfs-test	# for the tests' inner shells too
 # The one version, LWNFS_VERSION in lwnfs.h.
 VERSION=
 while read -r define name value; do
@@ -26,7 +30,28 @@ DEB=${LWNFS_DEB:-$TREE/build/deb/lwnfs-dkms_${VERSION}_all.deb}
 
 bats_require_minimum_version 1.5.0
 
+# clear_leftovers: take away what a test stopped midway leaves (make
+# mutants stops a suite at its first failure, teardown or not): lwnfs
+# mounted and loaded, the tests' tmpfs and memory cgroup, its processes
+# moved out.  Bash alone when nothing is left, so that it costs a test
+# nothing.
+clear_leftovers() {
+	local source target type rest pid
+	while read -r source target type rest; do
+		[ "$target" != "$TMPFS" ] || umount "$TMPFS"
+	done </proc/mounts
+	[ ! -d "$TMPFS" ] || rmdir "$TMPFS"
+	if [ -d "$MEMCG" ]; then
+		while read -r pid; do
+			echo "$pid" >/sys/fs/cgroup/cgroup.procs || :	# gone since
+		done <"$MEMCG/cgroup.procs"
+		rmdir "$MEMCG"
+	fi
+	unload_lwnfs
+}
+
 load_lwnfs() {
+	clear_leftovers
 	insmod "$KO"
 	[ -d "$MNT" ] || mkdir "$MNT"
 	mount -t lwnfs lwnfs "$MNT"

@@ -4,17 +4,27 @@
 # Usage: harness/guest/mutants.sh TODO
 #
 # In the guest of make mutants (harness/mutants.sh): for each line
-# "NAME KO FIRST" of TODO, run the module's suites with lwnfs.ko taken
-# from KO, one bats file after another (FIRST first, unless it is "-"),
-# stopping at the first test that fails, and
-# print "mutant NAME: start", then "mutant NAME: killed by FILE: TEST" or
-# "mutant NAME: survived".  A mutant whose kernel log, from its start to
-# the end of the clean-up after its suites, shows a problem is killed by
-# it ("killed by the kernel log: LINE" when no test failed: the host has
-# that seen again alone).  A log that no longer holds the mutant's start
-# gives no verdict.  Exits 3 when the guest cannot go on cleanly (lwnfs
-# stuck, a kernel log with a problem in it, or lost), so that a new guest
-# takes the rest; the host knows from the "start" lines where to go on.
+# "NAME KO FIRST" of TODO (the first is lwnfs itself, "original"), run
+# the module's suites with lwnfs.ko taken from KO, one bats file after
+# another (FIRST first, unless it is "-"), stopping at the first test
+# that fails, and print "mutant NAME: start", then one verdict:
+#  - "mutant NAME: killed by FILE: TEST" when TEST, run again alone in
+#    this guest against lwnfs itself, passes (and "mutant NAME: confirmed:
+#    lwnfs passes FILE: TEST alone" before it);
+#  - "mutant NAME: unconfirmed: FILE: TEST fails on lwnfs too" when it
+#    does not: no kill, the host has the mutant seen again on a fresh
+#    guest, and a test that fails on lwnfs twice is reported flaky;
+#  - "mutant NAME: killed by the kernel log: LINE" when no test failed
+#    but the kernel log, from the mutant's own mark to the end of the
+#    clean-up after its suites, shows a problem (the host has that seen
+#    again alone); a test's kill names the log too when it has one;
+#  - "mutant NAME: survived".
+# A log that no longer holds the mutant's mark gives no verdict.  Each
+# mutant starts from a guest cleaned of what an interrupted test leaves
+# (lwnfs mounts, the module, the tests' tmpfs and memory cgroup).  Exits
+# 3 when the guest cannot go on cleanly (lwnfs stuck, a kernel log with
+# a problem in it, or lost), so that a new guest takes the rest; the host
+# knows from the "start" lines where to go on.
 set -euo pipefail
 
 todo=${1:?usage: mutants.sh TODO}
@@ -24,7 +34,7 @@ todo=${1:?usage: mutants.sh TODO}
 suites=(tests/20-write.bats tests/10-read.bats tests/30-options.bats
 	tests/40-made.bats tests/45-manners.bats tests/00-module.bats)
 tap=$(mktemp)
-trap 'rm -f "$tap" "$tap.lost" "$tap.bad"' EXIT
+trap 'rm -f "$tap" "$tap.lost" "$tap.confirm"' EXIT
 
 # run_until_failure FILE: run bats on FILE, stopped at its first "not ok";
 # print that test's name, or nothing when every test passed.
@@ -46,10 +56,43 @@ run_until_failure() {
 		echo "bats failed: $(tail -n 1 "$tap")"
 }
 
+# ere_quote TEXT: TEXT as an extended regular expression matching itself
+# (bats --filter takes one).
+ere_quote() {
+	local out='' c i
+	for ((i = 0; i < ${#1}; i++)); do
+		c=${1:i:1}
+		case $c in
+		[][\\.^\$*+?\(\){}\|/]) out+="\\$c" ;;
+		*) out+=$c ;;
+		esac
+	done
+	printf '%s' "$out"
+}
+
+# clean_up: lwnfs gone before what comes next, whatever the tests left;
+# fails when the module cannot be unloaded.
+clean_up() {
+	awk '$3 == "lwnfs" { print $2 }' /proc/mounts | sort -r | xargs -r -n 1 umount -l
+	! grep -q '^lwnfs ' /proc/modules || timeout 30 rmmod lwnfs
+}
+
+# bad_since SEQ: print the first problem line the kernel logged from SEQ
+# on; exits 3, saying so, when the log no longer holds SEQ.
+bad_since() {
+	perl harness/guest/kmsg.pl since "$1" >"$tap" 2>"$tap.lost" || {
+		cat "$tap.lost"
+		return 3
+	}
+	grep -m 1 -E "$LWNFS_KERNEL_BAD" "$tap" || :
+}
+
+original=''
 while read -r name ko first; do
+	[ "$name" != original ] || original=$ko
 	echo "mutant $name: start"
 	seq=$(perl harness/guest/kmsg.pl mark "lwnfs-mutant: $name")
-	killer='' order=()
+	file='' test='' order=()
 	[ "$first" = - ] || order=("$first")
 	for f in "${suites[@]}"; do
 		[ "$f" = "$first" ] || order+=("$f")
@@ -57,30 +100,55 @@ while read -r name ko first; do
 	for f in "${order[@]}"; do
 		test=$(LWNFS_KO=$ko run_until_failure "$f")
 		if [ -n "$test" ]; then
-			killer="$f: $test"
+			file=$f
 			break
 		fi
 	done
 
-	# lwnfs gone before the next one, whatever the tests left; what the
-	# clean-up logs counts for this mutant too.
+	# What the clean-up logs counts for this mutant too.
 	stuck=0
-	awk '$3 == "lwnfs" { print $2 }' /proc/mounts | sort -r | xargs -r -n 1 umount -l
-	if grep -q '^lwnfs ' /proc/modules && ! timeout 30 rmmod lwnfs; then
-		stuck=1
+	clean_up || stuck=1
+	bad=$(bad_since "$seq") || {
+		echo "mutants: no verdict for $name: $bad; a new guest goes on"
+		exit 3
+	}
+
+	# A test's kill holds when lwnfs itself, in this guest as the
+	# mutant left it, passes that test alone (the whole file when bats
+	# failed before naming one).
+	confirmed=''
+	if [ -n "$file" ] && [ "$name" != original ] && [ "$stuck" = 0 ]; then
+		filter=()
+		[[ $test == "bats failed: "* ]] || filter=(--filter "^$(ere_quote "$test")\$")
+		cseq=$(perl harness/guest/kmsg.pl mark "lwnfs-mutant: $name, lwnfs confirms")
+		if LWNFS_KO=$original timeout -k 10 600 bats --tap "${filter[@]}" "$file" >"$tap.confirm" 2>&1 &&
+			grep -q '^ok ' "$tap.confirm"; then
+			confirmed=yes
+			echo "mutant $name: confirmed: lwnfs passes $file: $test alone"
+		else
+			echo "mutant $name: unconfirmed: $file: $test fails on lwnfs too:" \
+				"$(grep -m 1 '^not ok\|^#' "$tap.confirm" || tail -n 1 "$tap.confirm")"
+		fi
+		clean_up || stuck=1
+		cbad=$(bad_since "$cseq") || {
+			echo "mutants: no verdict for $name: $cbad; a new guest goes on"
+			exit 3
+		}
+		if [ -n "$cbad" ]; then
+			echo "mutants: lwnfs itself, confirming $name's kill, logged: $cbad; a new guest goes on"
+			exit 3
+		fi
 	fi
 
-	# What the kernel said since this mutant began.
-	if ! perl harness/guest/kmsg.pl since "$seq" >"$tap" 2>"$tap.lost"; then
-		echo "mutants: no verdict for $name: $(cat "$tap.lost"); a new guest goes on"
-		exit 3
-	fi
-	dirty=0
-	if grep -E "$LWNFS_KERNEL_BAD" "$tap" >"$tap.bad"; then
-		dirty=1 killer="${killer:+$killer; }the kernel log: $(head -n 1 "$tap.bad")"
-	fi
+	killer=''
+	[ -z "$confirmed" ] || killer="$file: $test"
+	[ -z "$bad" ] || killer="${killer:+$killer; }the kernel log: $bad"
 	if [ -n "$killer" ]; then
 		echo "mutant $name: killed by $killer"
+	elif [ -n "$file" ] && [ "$name" != original ]; then
+		:	# unconfirmed, said above
+	elif [ -n "$file" ]; then
+		echo "mutant $name: killed by $file: $test"	# lwnfs itself failed
 	else
 		echo "mutant $name: survived"
 	fi
@@ -88,5 +156,5 @@ while read -r name ko first; do
 		echo "mutants: lwnfs cannot be unloaded after $name; a new guest goes on"
 		exit 3
 	fi
-	[ "$dirty" = 0 ] || exit 3
+	[ -z "$bad" ] || exit 3
 done <"$todo"
