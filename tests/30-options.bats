@@ -63,6 +63,34 @@ opts() {
 	touch "$MNT/c"
 }
 
+@test "max_counters defaults to 4096: the 4097th entry fails with ENOSPC" {
+	mount -t lwnfs lwnfs "$MNT"
+	run perl -e 'my $dir = shift;
+		for (1 .. 4097) {
+			open(my $fh, ">", "$dir/c$_") or do { print "$_: $!\n"; exit };
+		}
+		print "all 4097 made\n"' "$MNT"
+	[ "$output" = "4097: No space left on device" ]
+}
+
+@test "max_counters lowered below what exists removes nothing; making waits until enough are gone" {
+	mount -t lwnfs -o max_counters=10 lwnfs "$MNT"
+	for n in 1 2 3 4; do echo "$n" >"$MNT/c$n"; done
+	mkdir "$MNT/d"
+	mount -o remount,max_counters=2 "$MNT"
+	[[ $(opts "$MNT") == *,max_counters=2* ]]
+	[ "$(cd "$MNT" && echo *)" = "c1 c2 c3 c4 counter d subdir" ]
+	[ "$(cat "$MNT/c3")" = 3 ]
+	run touch "$MNT/new"
+	[[ $output == *"No space left on device"* ]]
+	rm "$MNT/c1" "$MNT/c2" "$MNT/c3"
+	rmdir "$MNT/d"
+	touch "$MNT/new"
+	run touch "$MNT/new2"
+	[[ $output == *"No space left on device"* ]]
+	[ "$(cat "$MNT/c4")" = 4 ]
+}
+
 @test "remount changes the options given and keeps the others" {
 	mount -t lwnfs -o uid=5,max_counters=9 lwnfs "$MNT"
 	mount -o remount,gid=6,mode=700 "$MNT"

@@ -288,6 +288,62 @@ inodes() {
 	rmmod lwnfs
 }
 
+# slab_objects FILE: into FILE, each slab cache's objects in use, "NAME
+# COUNT" a line, once what was freed has settled: RCU's grace periods
+# (a pause), unused dentries and inodes dropped, and each cache's
+# per-CPU slabs flushed (SLUB's shrink), so that free objects are not
+# counted as in use.
+slab_objects() {
+	perl -e 'sub put { open(my $f, ">", $_[0]) or return; print $f "$_[1]\n"; close($f) }
+		select(undef, undef, undef, 0.3);
+		put("/proc/sys/vm/drop_caches", 2);
+		select(undef, undef, undef, 0.3);
+		put($_, 1) for glob("/sys/kernel/slab/*/shrink");
+		open(my $i, "<", "/proc/slabinfo") or die "/proc/slabinfo: $!\n";
+		while (<$i>) { print "$1 $2\n" if /^(\S+)\s+(\d+)\s/ }' >"$1"
+}
+
+# slab_returned BEFORE MADE AFTER N: the caches that grew by N objects or
+# more from BEFORE to MADE (what N made counters took: dentries,
+# inodes, values, a security module's blobs), and how many of those
+# AFTER still holds; fails when one holds a tenth of N or more, or
+# fewer than three grew.
+slab_returned() {
+	perl -e 'my ($before, $made, $after, $n) = @ARGV;
+		sub load { my %c; open(my $f, "<", $_[0]) or die "$!\n";
+			while (<$f>) { my ($k, $v) = split; $c{$k} += $v } return \%c }
+		my ($b, $m, $a) = map { load($_) } $before, $made, $after;
+		my ($grew, $bad) = (0, 0);
+		for my $k (sort keys %$m) {
+			my $took = $m->{$k} - ($b->{$k} // 0);
+			next if $took < $n;
+			my $held = ($a->{$k} // 0) - ($b->{$k} // 0);
+			$grew++;
+			$bad++ if $held >= $n / 10;
+			print "$k: $took objects for $n counters, $held still in use\n";
+		}
+		exit($grew >= 3 && !$bad ? 0 : 1)' "$@"
+}
+
+@test "the memory of 10000 made counters returns to every slab cache it came from, at rm and at umount" {
+	mount -o remount,max_counters=20000 "$MNT"
+	for end in rm umount; do
+		slab_objects "$BATS_TEST_TMPDIR/before"
+		mkdir "$MNT/many"
+		perl -e 'for (1 .. 10000) { open(my $fh, ">", "$ARGV[0]/$_") or die "$!\n" }' "$MNT/many"
+		slab_objects "$BATS_TEST_TMPDIR/made"
+		if [ "$end" = rm ]; then
+			rm -r "$MNT/many"
+		else
+			umount "$MNT"
+		fi
+		slab_objects "$BATS_TEST_TMPDIR/after"
+		echo "after $end:"
+		slab_returned "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/made" \
+			"$BATS_TEST_TMPDIR/after" 10000
+	done
+}
+
 @test "unlinked counters still open go, with their memory, when they are closed" {
 	base=$(inodes)
 	mkdir "$MNT/open"

@@ -7,9 +7,10 @@
 # On the host, with no guest: does tests/promises still map every promise
 # of lwnfs.5 to the tests that check it?  In the tree PROMISES_TREE
 # (default: the one holding this script) it reads the sentences of
-# lwnfs.5's DESCRIPTION (its subsections included) and ERRORS as the man
-# page reads: roff requests and font escapes taken out, lines joined,
-# spaces collapsed, each ERRORS sentence led by its errno ("EPERM: ..."),
+# lwnfs.5's DESCRIPTION (its subsections included), OPTIONS and ERRORS as
+# the man page reads: roff requests and font escapes taken out, lines
+# joined, spaces collapsed, each sentence under an option or an errno led
+# by it ("uid=N, gid=N: ...", "EPERM: ..."),
 # examples (.EX) left out; a sentence ends at ".", "!" or "?" before a
 # space, or at the end of its paragraph.  It checks that
 #  - each entry's quote is still a sentence of lwnfs.5 (a sentence
@@ -54,7 +55,10 @@ perl -e '
 	my @para;	# [text, line] of each input line of the paragraph
 	my $bad = 0;
 	sub bad { print STDERR "promises: lwnfs.5:$.: @_\n"; $bad++ }
-	sub checked { $section eq "DESCRIPTION" || $section eq "ERRORS" }
+	sub checked { $section =~ /^(?:DESCRIPTION|OPTIONS|ERRORS)$/ }
+	# sections whose .TP tags (an errno, an option, a file) lead their
+	# sentences; .TQ adds a second tag to the first
+	sub tagged { $section =~ /^(?:OPTIONS|ERRORS|FILES)$/ }
 	# the arguments of a request, roff quoting undone
 	sub args {
 		my ($s, @a) = (shift);
@@ -91,7 +95,7 @@ perl -e '
 			push @at, [length($p), $_->[1]];
 			$p .= $t;
 		}
-		my $lead = $section eq "ERRORS" && $tag ne "" ? "$tag: " : "";
+		my $lead = tagged() && $tag ne "" ? "$tag: " : "";
 		my $pos = 0;
 		for my $s (split /(?<=[.!?]) /, $p) {
 			my $line = (grep { $_->[0] <= $pos } @at)[-1][1];
@@ -105,8 +109,10 @@ perl -e '
 		if ($example) { $example = 0 if $l =~ /^\.EE\b/; next }
 		if ($l =~ /^\.EX\b/) { flush(); $example = 1; next }
 		if ($l =~ /^\.SH\s+(.*)/) { flush(); ($section) = args($1); $tag = ""; next }
-		if ($l =~ /^\.(?:SS|PP|LP|P|IP|in|nf|fi|sp|br|RS|RE)\b/) { flush(); next }
-		if ($l =~ /^\.(?:TP|TQ)\b/) { flush(); $want_tag = 1; next }
+		if ($l =~ /^\.(?:SS|PP|LP|P|IP)\b/) { flush(); $tag = ""; next }
+		if ($l =~ /^\.(?:in|nf|fi|sp|br|RS|RE)\b/) { flush(); next }
+		if ($l =~ /^\.TP\b/) { flush(); $tag = ""; $want_tag = 1; next }
+		if ($l =~ /^\.TQ\b/) { flush(); $want_tag = 1; next }
 		my $t;
 		if ($l =~ /^\.(?:B|I|SM|SB)(?:\s+(.*))?$/) {
 			$t = join " ", args($1 // "");
@@ -119,9 +125,9 @@ perl -e '
 			$t = $l;
 		}
 		$t = text($t);
-		if ($want_tag) {	# an errno of ERRORS; elsewhere, a paragraph
+		if ($want_tag) {	# an errno, an option, a file; elsewhere, a paragraph
 			$want_tag = 0;
-			if ($section eq "ERRORS") { $tag = $t; next }
+			if (tagged()) { $tag = $tag eq "" ? $t : "$tag, $t"; next }
 			push @para, [$t, $.];
 			flush();
 			next;
@@ -135,7 +141,7 @@ declare -A sentence_at=()	# sentence -> its line in lwnfs.5
 while IFS=$'\t' read -r line text; do
 	[ -n "${sentence_at[$text]:-}" ] || sentence_at[$text]=$line
 done <"$work/sentences"
-[ "${#sentence_at[@]}" -gt 0 ] || problem "lwnfs.5: no sentence in DESCRIPTION or ERRORS"
+[ "${#sentence_at[@]}" -gt 0 ] || problem "lwnfs.5: no sentence in DESCRIPTION, OPTIONS or ERRORS"
 
 # --- The map ------------------------------------------------------------
 # An entry is "[ID] QUOTE" with the quote's further lines indented,
