@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -180,6 +181,24 @@ static double run_pread(const struct measure *m)
 	for (i = 0; i < m->iters; i++)
 		if (pread(m->n, buf, sizeof(buf), 0) < 0)
 			die("pread");
+	return now() - t;
+}
+
+/*
+ * preadv(fd, one vector of 32 bytes, 0): for /dev/zero, whose pread goes
+ * through its ->read, the path through its ->read_iter, the one lwnfs's
+ * every read takes.
+ */
+static double run_preadv(const struct measure *m)
+{
+	double t = now();
+	char buf[32];
+	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+	long i;
+
+	for (i = 0; i < m->iters; i++)
+		if (preadv(m->n, &iov, 1, 0) < 0)
+			die("preadv");
 	return now() - t;
 }
 
@@ -365,8 +384,12 @@ static void bench_take(const char *counter, const char *lockfile, long iters)
 		{ .key = "take_pread_ns", .what = "lwnfs pread(fd, buf, 32, 0)",
 		  .unit = "ns", .run = run_pread, .iters = per_slice(iters),
 		  .n = xopen(counter, O_RDONLY) },
-		{ .key = "zero_pread_ns", .what = "/dev/zero pread (syscall floor)",
+		{ .key = "zero_pread_ns", .what = "/dev/zero pread (->read floor)",
 		  .unit = "ns", .run = run_pread, .iters = per_slice(iters),
+		  .n = xopen("/dev/zero", O_RDONLY) },
+		{ .key = "zero_preadv_ns",
+		  .what = "/dev/zero preadv, 1 vector (->read_iter floor)",
+		  .unit = "ns", .run = run_preadv, .iters = per_slice(iters),
 		  .n = xopen("/dev/zero", O_RDONLY) },
 		{ .key = "flock_c_ns", .what = "flock read-increment-write, in C",
 		  .unit = "ns", .run = run_flock_c, .path = lockfile,
@@ -383,16 +406,19 @@ static void bench_take(const char *counter, const char *lockfile, long iters)
 		.iters = iters / 2000 + 1,
 	};
 
-	run_rounds(m, 3, SLICES);
+	run_rounds(m, 4, SLICES);
 	close(m[0].n);
 	close(m[1].n);
+	close(m[2].n);
 	run_rounds(&sh, 1, 1);
-	record_ratio("take_vs_zero", "  lwnfs / /dev/zero", &m[0], &m[1]);
+	record_ratio("take_vs_zero", "  lwnfs / /dev/zero pread", &m[0], &m[1]);
+	record_ratio("take_vs_zero_iter", "  lwnfs / /dev/zero preadv (iterator floor)",
+		     &m[0], &m[2]);
 	record_ratio("take_vs_flock_c", "  values/s: lwnfs pread / flock in C",
-		     &m[2], &m[0]);
+		     &m[3], &m[0]);
 	/* the most lwnfs could reach against flock: a read that costs nothing */
 	record_ratio("flock_c_vs_zero", "  values/s: /dev/zero pread / flock in C",
-		     &m[2], &m[1]);
+		     &m[3], &m[1]);
 	/* runs it shared no turns with: the medians' ratio, not a median ratio */
 	record_one("take_vs_flock_sh", "  values/s: lwnfs pread / flock script",
 		   "x", median(sh.runs, RUNS) / median(m[0].runs, RUNS));
