@@ -40,7 +40,7 @@ MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
 DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/lwnfs
 
 .PHONY: all modules test-programs test-modules clean install uninstall dkms-install dkms-remove deb \
-	demo vm check check-all check-life check-secureboot check-selinux check-debug mutants mutants-kcsan bench bench-scale lint fuzz stress help
+	demo vm check check-all check-life check-secureboot check-selinux check-debug mutants mutants-kcsan bench bench-profile bench-scale lint fuzz stress help
 
 all: modules
 
@@ -72,7 +72,7 @@ clean:
 				Module.symvers modules.order conftest.h && rm -rf .tmp_versions); fi || exit 1; \
 	done
 	rm -f $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(RACE) $(SCALE) $(PEERS) bench.json bench-[0-9]*.json \
-		scale.json peers.json bench-*.svg
+		scale.json peers.json bench-*.svg profile-*.txt
 	rm -rf build
 
 # extra/ on every kernel: newer kbuilds default to updates/.
@@ -169,6 +169,13 @@ bench:
 	harness/bench.sh
 	@echo 'bench: figures in bench.json'
 
+# Where a read's time goes in the kernel: perf's software clock over
+# lwnfs's read, and /dev/zero's through ->read_iter and ->read
+# (profile-*.txt).
+bench-profile:
+	harness/run-guest.sh -d profile -b $(BENCH) -o . -- harness/guest/profile.sh
+	@echo 'bench-profile: reports in profile-lwnfs.txt, profile-zero-iter.txt, profile-zero-read.txt'
+
 # Directories of 1,000 to 100,000 entries against tmpfs, and taking a
 # value against Redis, SQLite and shared memory; plotted (6 minutes
 # under TCG).
@@ -205,5 +212,6 @@ help:
 	@echo 'make fuzz      our seeded syscall fuzzer, then trinity, on an lwnfs mount'
 	@echo 'make stress    readers, writers, mounts and reloads at once, then checks'
 	@echo 'make bench     measure lwnfs against the syscall floor and the alternatives'
+	@echo 'make bench-profile  where the time of a read goes: perf over the lwnfs read and the two /dev/zero paths'
 	@echo 'make bench-scale  lwnfs against tmpfs from 1,000 to 100,000 entries, against Redis and SQLite; SVG plots'
 	@echo 'make clean     remove build products'

@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/deps.sh [lint|debug|bench|foreign|i386|selinux]
+# Usage: harness/deps.sh [lint|debug|bench|profile|foreign|i386|selinux]
 # Install what building lwnfs and booting its test guests needs (with
 # "lint": what make lint needs; "debug": what building a kernel and
 # fuzzing need; "bench": the peers make bench-scale measures and
-# gnuplot; "foreign": what making ARM roots under qemu-user and
+# gnuplot; "profile": perf, which make bench-profile runs in the guest;
+# "foreign": what making ARM roots under qemu-user and
 # booting ARM guests need; "i386": what running the i386 root's programs
 # needs; "selinux": checkpolicy, which compiles make check-selinux's
 # policy), from Debian's archive: only what is missing, so a second run
@@ -60,6 +61,9 @@ if [ "${1:-}" = bench ]; then
 	# make bench-scale's peers (started in the guest, from this root) and
 	# its plots.
 	extra+=(redis-server redis-tools libhiredis-dev libsqlite3-dev gnuplot-nox)
+fi
+if [ "${1:-}" = profile ]; then
+	extra+=(linux-perf)
 fi
 if [ "${1:-}" = debug ]; then
 	extra+=(bc bison flex libelf-dev libssl-dev dwarves rsync trinity

@@ -4,6 +4,7 @@
  * floor, and to what scripts use instead
  *
  * Usage: lwnfs-bench MOUNTPOINT SCRATCHDIR JSONFILE MODULE.ko
+ *        lwnfs-bench --loop pread|preadv FILE N
  *
  * Run as root in a guest with lwnfs mounted at MOUNTPOINT; SCRATCHDIR is
  * on tmpfs.  Prints a table and writes the same figures to JSONFILE.  Each
@@ -12,6 +13,8 @@
  * every slice, and each ratio is the median of the ratios within a run.
  * This is a benchmark: it asserts nothing about time.  It does check that
  * every value the threads took is distinct, and fails if one is not.
+ * --loop makes N preads (or one-vector preadv calls) of 32 bytes at 0 of
+ * FILE and nothing else, for a profiler to sample (make bench-profile).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -625,6 +628,25 @@ static void report(const char *json)
 		die(json);
 }
 
+/* --loop pread|preadv FILE N */
+static int loop(char **argv)
+{
+	struct measure m = { .iters = atol(argv[3]) };
+
+	if (strcmp(argv[1], "pread") && strcmp(argv[1], "preadv")) {
+		fprintf(stderr, "lwnfs-bench: --loop pread or preadv, not %s\n",
+			argv[1]);
+		return 2;
+	}
+	m.n = xopen(argv[2], O_RDONLY);
+	if (!strcmp(argv[1], "pread"))
+		run_pread(&m);
+	else
+		run_preadv(&m);
+	close(m.n);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	char counter[256], tmpfile[256], lockfile[256];
@@ -632,8 +654,11 @@ int main(int argc, char **argv)
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	long text, data, bss;
 
+	if (argc == 5 && !strcmp(argv[1], "--loop"))
+		return loop(argv + 1);
 	if (argc != 5) {
-		fprintf(stderr, "usage: lwnfs-bench MOUNTPOINT SCRATCHDIR JSONFILE MODULE.ko\n");
+		fprintf(stderr, "usage: lwnfs-bench MOUNTPOINT SCRATCHDIR JSONFILE MODULE.ko\n"
+			"       lwnfs-bench --loop pread|preadv FILE N\n");
 		return 2;
 	}
 	mnt = argv[1];

@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: harness/guest/profile.sh
+#
+# In the guest of make bench-profile: where the time of a read goes.
+# perf samples, on its software clock (TCG emulates no PMU), the kernel
+# under each of three loops of tests/lwnfs-bench --loop: lwnfs's counter
+# read with pread, /dev/zero read with preadv (its ->read_iter, the
+# iterator floor) and with pread (its ->read).  Each report, the kernel's
+# functions by their share of the samples, goes to profile-NAME.txt.
+set -euo pipefail
+
+n=${LWNFS_PROFILE_CALLS:-200000}
+insmod lwnfs.ko
+mkdir -p /tmp/lwnfs
+mount -t lwnfs lwnfs /tmp/lwnfs
+echo 0 >/proc/sys/kernel/kptr_restrict
+echo -1 >/proc/sys/kernel/perf_event_paranoid
+for run in "lwnfs pread /tmp/lwnfs/counter" "zero-iter preadv /dev/zero" \
+	"zero-read pread /dev/zero"; do
+	read -r name how file <<<"$run"
+	perf record -q -e cpu-clock -F 2000 -o /tmp/perf.data -- \
+		tests/lwnfs-bench --loop "$how" "$file" "$n"
+	{
+		echo "# $how of $file, $n calls, kernel $(uname -r)"
+		perf report -i /tmp/perf.data --stdio --quiet --sort sym \
+			--percent-limit 0.5
+	} >"$LWNFS_OUT/profile-$name.txt"
+done
+umount /tmp/lwnfs
+rmmod lwnfs
