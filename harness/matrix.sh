@@ -97,7 +97,8 @@ rows=() total_passed=0 total_failed=0 total_skipped=0
 # row NAME KERNEL COMPILER SUITES PASSED FAILED SKIPPED SECONDS RESULT
 row() {
 	rows+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |' "$@")")
-	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" >>"$logs/matrix-rows.tsv"
+	# and the caller's times, "root N s, build N s, guest N s", where it has them
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" "${times:-}" >>"$logs/matrix-rows.tsv"
 	total_passed=$((total_passed + $5))
 	total_failed=$((total_failed + $6))
 	total_skipped=$((total_skipped + $7))

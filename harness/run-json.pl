@@ -19,8 +19,9 @@
 # holds one line per row, its fields separated by tabs, as matrix.sh's
 # row() took them: name, kernel, compiler, suites ("module", "all", or
 # "build" for a row built only), passed, failed, skipped, seconds,
-# result.  Exits non-zero with a one-line message when a file cannot be
-# read or written, or a row has not its nine fields.
+# result, and its phases' times ("root N s, build N s, guest N s", or
+# empty).  Exits non-zero with a one-line message when a file cannot be
+# read or written, or a row has not its ten fields.
 use strict;
 use warnings;
 use JSON::PP;
@@ -111,9 +112,13 @@ if ($opt{m}) {
 		chomp $line;
 		next if $line eq '';
 		my @f = split /\t/, $line, -1;
-		die "run-json: $opt{m}: a row of " . scalar(@f) . " fields, not 9: $line\n" unless @f == 9;
-		my ($name, $kernel, $cc, $suites, $p, $fl, $s, $secs, $result) = @f;
-		push @rows, {
+		die "run-json: $opt{m}: a row of " . scalar(@f) . " fields, not 10: $line\n" unless @f == 10;
+		my ($name, $kernel, $cc, $suites, $p, $fl, $s, $secs, $result, $times) = @f;
+		my %phases;
+		for my $phase (qw(root build guest)) {
+			$phases{"${phase}_seconds"} = 0 + $1 if $times =~ /\b$phase (\d+) s\b/;
+		}
+		push @rows, { %phases,
 			name => $name, arch => arch($name), kernel => $kernel, compiler => $cc,
 			suites => $suites, booted => $suites eq 'build' ? JSON::PP::false : JSON::PP::true,
 			passed => 0 + $p, failed => 0 + $fl, skipped => 0 + $s,
