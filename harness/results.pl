@@ -128,10 +128,13 @@ sub row_seconds {
 }
 sub row_tests {
 	my ($r) = @_;
-	return 'built' unless $r->{booted};
-	my $t = "booted: $r->{passed} passed";
-	$t .= ", $r->{failed} failed" if $r->{failed};
-	$t .= ", $r->{skipped} skipped" if $r->{skipped};
+	my $t = 'built';
+	if ($r->{booted}) {
+		$t = "booted: $r->{passed} passed";
+		$t .= ", $r->{failed} failed" if $r->{failed};
+		$t .= ", $r->{skipped} skipped" if $r->{skipped};
+	}
+	$t .= " ($r->{result})" unless ($r->{result} // 'ok') =~ /^(ok|built, not booted)$/;
 	return $t;
 }
 my %suites = (all => 'every suite', module => "the module's", build => '');
