@@ -40,7 +40,7 @@ MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
 DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/lwnfs
 
 .PHONY: all modules test-programs test-modules clean install uninstall dkms-install dkms-remove deb \
-	demo vm check check-all check-life check-secureboot check-selinux check-debug mutants mutants-kcsan bench bench-profile bench-scale lint fuzz stress help
+	demo vm check check-all check-life check-secureboot check-selinux check-debug mutants mutants-kcsan bench bench-profile bench-scale results lint fuzz stress help
 
 all: modules
 
@@ -182,6 +182,16 @@ bench-profile:
 bench-scale:
 	harness/bench-scale.sh
 
+# docs/results.md and README.md's kernel table from the last runs' JSON
+# in docs/data/ (copy there the matrix.json, bench.json, scale.json and
+# peers.json a run left); then the plots, where gnuplot is installed.
+# Boots nothing; tests/results-check.sh keeps the docs equal to the JSON.
+results:
+	harness/results.pl
+	@if command -v gnuplot >/dev/null; then \
+		harness/bench-plot.pl -o docs/plots docs/data/scale.json docs/data/peers.json; \
+	else echo 'results: no gnuplot, docs/plots left as they are (harness/deps.sh bench installs it)'; fi
+
 lint:
 	scripts/lint.sh
 
@@ -214,4 +224,5 @@ help:
 	@echo 'make bench     measure lwnfs against the syscall floor and the alternatives'
 	@echo 'make bench-profile  where the time of a read goes: perf over the lwnfs read and the two /dev/zero paths'
 	@echo 'make bench-scale  lwnfs against tmpfs from 1,000 to 100,000 entries, against Redis and SQLite; SVG plots'
+	@echo 'make results   docs/results.md, the README'"'"'s kernel table and docs/plots from docs/data/*.json'
 	@echo 'make clean     remove build products'

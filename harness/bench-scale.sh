@@ -8,8 +8,10 @@
 # first (harness/deps.sh bench: the guest's root is this machine's);
 # leaves their figures in scale.json and peers.json, and plots them
 # (harness/bench-plot.pl) into bench-scale-cost.svg,
-# bench-scale-memory.svg and bench-peers.svg.  LWNFS_SCALE_N="1000 10000"
-# measures other sizes.
+# bench-scale-memory.svg and bench-peers.svg.  Both files say what the
+# run was (harness/run-json.pl: date, commit, machine, kernel, QEMU TCG
+# or KVM), which the plots' titles and make results take from them.
+# LWNFS_SCALE_N="1000 10000" measures other sizes.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -19,9 +21,6 @@ harness/run-guest.sh -d bench -b tests/lwnfs-scale -b tests/lwnfs-peers -o "$out
 	harness/guest/bench-scale.sh
 # Only now, with the whole run's figures in hand, the last run's go.
 rm -f scale.json peers.json bench-scale-*.svg bench-peers.svg
+harness/run-json.pl -g "$out/guest.json" "$out/scale.json" "$out/peers.json"
 mv "$out/scale.json" "$out/peers.json" .
-# The plots name what was measured: the commit, and whether the tree
-# differed from it.
-run=$(git rev-parse --short HEAD 2>/dev/null || echo 'no commit')
-git diff --quiet HEAD 2>/dev/null || run+=' with changes'
-harness/bench-plot.pl scale.json peers.json "lwnfs $run"
+harness/bench-plot.pl scale.json peers.json

@@ -3,7 +3,7 @@
 #
 # Usage: harness/bench-table.pl ROW=BENCH.json...
 #
-# Print the bench figures of docs/results.md as a Markdown table, one
+# Print the bench figures of several rows as a Markdown table, one
 # column per ROW, from the bench.json that make bench (KERNELS=ROW
 # make bench, LWNFS_BENCH_BOOTS=N) left for it: each figure's median and,
 # for the main ones, its lowest and highest (boot, when the file is the

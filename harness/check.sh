@@ -5,8 +5,10 @@
 # kernel and the Debian package, check on the host that kernel features
 # are found in the headers (backport.sh), that docs/walkthrough.md's
 # excerpts are still the code's (walkthrough-check.sh), that every doc
-# is still true to the tree (docs-check.sh) and that every promise of
-# lwnfs.5 is mapped to its tests (promises-check.sh), and run the whole
+# is still true to the tree (docs-check.sh), that docs/results.md and the
+# README's kernel table are what docs/data/*.json make (results-check.sh)
+# and that every promise of lwnfs.5 is mapped to its tests
+# (promises-check.sh), and run the whole
 # bats suite, the module's suites and the installation suites, in a guest
 # booted on that kernel.  Prints TAP and a closing "N passed, N failed,
 # N skipped" line; exits non-zero on a failure.
@@ -47,6 +49,7 @@ make --no-print-directory deb >"$log" 2>&1 || {
 tests/backport.sh "$release"
 tests/walkthrough-check.sh
 tests/docs-check.sh
+tests/results-check.sh
 tests/promises-check.sh
 
 rc=0

@@ -26,7 +26,9 @@
 # exits non-zero when any test fails, a build fails or warns, a probe
 # differs, or a kernel cannot be fetched or booted.  A row whose kernel does not exist (next,
 # when experimental has nothing newer than sid) is a skip, never a pass.
-# Logs are kept in $LWNFS_CACHE/matrix-logs (harness/settings.sh).
+# Logs are kept in $LWNFS_CACHE/matrix-logs (harness/settings.sh), and
+# the run's rows there as JSON, matrix.json (harness/run-json.pl -m), for
+# docs/data/ and make results.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -89,10 +91,14 @@ make --no-print-directory deb >"$logs/deb.log" 2>&1 || {
 }
 
 rows=() total_passed=0 total_failed=0 total_skipped=0
+# Each row again, its fields tab-separated, for matrix.json.
+: >"$logs/matrix-rows.tsv"
 
 # row NAME KERNEL COMPILER SUITES PASSED FAILED SKIPPED SECONDS RESULT
 row() {
 	rows+=("$(printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s |' "$@")")
+	# and the caller's times, "root N s, build N s, guest N s", where it has them
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$@" "${times:-}" >>"$logs/matrix-rows.tsv"
 	total_passed=$((total_passed + $5))
 	total_failed=$((total_failed + $6))
 	total_skipped=$((total_skipped + $7))
@@ -266,5 +272,7 @@ echo "| row | kernel | compiler | suites | passed | failed | skipped | seconds |
 echo "|---|---|---|---|---|---|---|---|---|"
 printf '%s\n' "${rows[@]}"
 echo
+harness/run-json.pl -m "$logs/matrix-rows.tsv" "$logs/matrix.json" ||
+	echo "matrix: $logs/matrix.json not written" >&2
 echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
 [ "$total_failed" = 0 ] && [ "$total_passed" -gt 0 ]

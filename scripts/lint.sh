@@ -4,7 +4,8 @@
 # make lint: the checks the kernel's 0-day bot runs, on lwnfs.  checkpatch
 # --strict, sparse (C=2) and W=1 on the module and on tests/delay's,
 # coccicheck's semantic patches, shellcheck on the scripts, the docs
-# against the tree (tests/docs-check.sh) and lwnfs.5's promises against
+# against the tree (tests/docs-check.sh) and the JSON of the last runs
+# (tests/results-check.sh), lwnfs.5's promises against
 # the tests (tests/promises-check.sh), mandoc, groff and lintian on the man
 # page and the Debian package.  Prints each finding; exits non-zero if
 # there is any.
@@ -98,6 +99,7 @@ check shellcheck shellcheck -x conftest.sh harness/*.sh harness/guest/*.sh \
 >>>>>>> manners2
 	scripts/*.sh debian/tests/modprobe-mount
 check docs tests/docs-check.sh
+check results tests/results-check.sh
 check promises tests/promises-check.sh
 package() {
 	make --no-print-directory deb >/dev/null && scripts/lint-package.sh

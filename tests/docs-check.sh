@@ -20,8 +20,7 @@
 #    instead); each other C name in backticks (one with an underscore, or
 #    written as name()) and each name() outside them is in the code,
 #    dkms.conf or the Makefile, or (docs/testing.md) in the harness, or
-#    in NAMES below, each with why.  docs/results.md is left out: its
-#    dated records describe the code of their date;
+#    in NAMES below, each with why;
 #  - constants: each value a doc states for LWNFS_MAGIC (every 8-digit
 #    0x number), LWNFS_WRITE_MAX ("longer than N bytes"),
 #    LWNFS_TEXT_MAX ("N bytes or more"), the defaults of mode= and
@@ -330,7 +329,6 @@ n_names=0
 declare -A seen=()
 while IFS=$'\t' read -r file line kind id; do
 	case $kind in name | kname) ;; *) continue ;; esac
-	[ "$file" != docs/results.md ] || continue
 	[ -z "${seen[$file $id]:-}" ] || continue
 	seen[$file $id]=1
 	n_names=$((n_names + 1))

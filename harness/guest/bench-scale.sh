@@ -5,7 +5,8 @@
 # (tests/lwnfs-scale, N = LWNFS_SCALE_N, default 1000 10000 100000), then
 # taking a value against the peers (tests/lwnfs-peers) with a
 # redis-server of the root's started here; scale.json and peers.json
-# left in $LWNFS_OUT for vm.sh -o to hand back.
+# left in $LWNFS_OUT for vm.sh -o to hand back, and guest.json: the
+# kernel and the accelerator they were measured on.
 set -euo pipefail
 
 read -r -a sizes <<<"${LWNFS_SCALE_N:-1000 10000 100000}"
@@ -40,3 +41,6 @@ tests/lwnfs-peers /tmp/lwnfs/counter /tmp/tmpfs "$sock" "$port" "$LWNFS_OUT/peer
 redis-cli -s "$sock" shutdown nosave >/dev/null
 umount /tmp/lwnfs /tmp/tmpfs
 rmmod lwnfs
+# vm.sh's lwnfs_accel= kernel parameter reaches init's environment.
+printf '{ "kernel": "%s", "accel": "%s" }\n' "$(uname -r)" "${lwnfs_accel:-unknown}" \
+	>"$LWNFS_OUT/guest.json"
