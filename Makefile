@@ -201,7 +201,7 @@ help:
 	@echo 'make check-debug  suite, fuzz, stress, fault injection on a KASAN kernel; suite, stress, races on KCSAN'
 	@echo 'make mutants   run the module'"'"'s suites on each mutant of lwnfs.c in tests/mutants, then the racing ones'
 	@echo 'make mutants-kcsan  the racing mutants under harness/guest/race.sh on the KCSAN kernel'
-	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck'
+	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck, docs-check, promises-check, mandoc, groff, lintian'
 	@echo 'make fuzz      our seeded syscall fuzzer, then trinity, on an lwnfs mount'
 	@echo 'make stress    readers, writers, mounts and reloads at once, then checks'
 	@echo 'make bench     measure lwnfs against the syscall floor and the alternatives'
