@@ -9,10 +9,27 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 
 # What builds or installs the module needs the headers of the kernel it is
 # for: without them, one line saying which package to install, before
-# anything is touched.
+# anything is touched.  The package is the one of the distribution that
+# OS_RELEASE names: the first of its ID and ID_LIKE known here.  openSUSE
+# names it for the kernel's flavour, the last part of the release
+# (6.4.0-150600.23.7-default); Arch's and openSUSE's are the newest
+# kernel's.  tests/refusals-check.sh checks each message.
+OS_RELEASE ?= /etc/os-release
+os_ids = $(shell [ ! -r '$(OS_RELEASE)' ] || (. '$(OS_RELEASE)' && echo "$$ID $$ID_LIKE"))
+os_family = $(firstword $(foreach id,$(os_ids),$(or \
+	$(if $(filter debian ubuntu,$(id)),debian), \
+	$(if $(filter fedora rhel centos,$(id)),fedora), \
+	$(if $(filter arch,$(id)),arch), \
+	$(if $(filter opensuse opensuse-% suse sles,$(id)),suse))))
+suse_flavour = $(or $(filter-out %0 %1 %2 %3 %4 %5 %6 %7 %8 %9,$(lastword $(subst -, ,$(KERNELRELEASE)))),default)
+headers_debian = apt install linux-headers-$(KERNELRELEASE)
+headers_fedora = dnf install kernel-devel-$(KERNELRELEASE)
+headers_arch = pacman -S linux-headers
+headers_suse = zypper install kernel-$(suse_flavour)-devel
+headers_ = install the package that provides $(KDIR)
 ifneq ($(filter all modules test-modules install dkms-install,$(or $(MAKECMDGOALS),all)),)
 ifeq ($(wildcard $(KDIR)/Makefile),)
-$(error no headers of Linux $(KERNELRELEASE) in $(KDIR): apt install linux-headers-$(KERNELRELEASE))
+$(error no headers of Linux $(KERNELRELEASE) in $(KDIR): $(headers_$(os_family)))
 endif
 endif
 
@@ -201,7 +218,7 @@ help:
 	@echo 'make check-debug  suite, fuzz, stress, fault injection on a KASAN kernel; suite, stress, races on KCSAN'
 	@echo 'make mutants   run the module'"'"'s suites on each mutant of lwnfs.c in tests/mutants, then the racing ones'
 	@echo 'make mutants-kcsan  the racing mutants under harness/guest/race.sh on the KCSAN kernel'
-	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck, docs-check, promises-check, mandoc, groff, lintian'
+	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck, docs-check, promises-check, refusals-check, mandoc, groff, lintian'
 	@echo 'make fuzz      our seeded syscall fuzzer, then trinity, on an lwnfs mount'
 	@echo 'make stress    readers, writers, mounts and reloads at once, then checks'
 	@echo 'make bench     measure lwnfs against the syscall floor and the alternatives'
