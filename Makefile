@@ -33,6 +33,22 @@ $(error no headers of Linux $(KERNELRELEASE) in $(KDIR): $(headers_$(os_family))
 endif
 endif
 
+# make install installs the lwnfs.ko that make built, and builds nothing:
+# sudo make install building in the checkout would leave files of root's
+# there, which the user's next make could not replace.  One line refuses a
+# lwnfs.ko that is missing, older than a source, or built for another
+# kernel, before anything is touched.
+MODULE_SOURCES := Kbuild conftest.sh lwnfs.c lwnfs.h
+ifneq ($(filter install,$(MAKECMDGOALS)),)
+ifneq ($(shell if [ -f lwnfs.ko ]; then find $(MODULE_SOURCES) -newer lwnfs.ko; else echo none; fi),)
+$(error install: lwnfs.ko is missing or older than its sources: run make first, as your user)
+endif
+ko_vermagic := $(shell PATH=$$PATH:/sbin:/usr/sbin modinfo -F vermagic lwnfs.ko 2>/dev/null)
+ifneq ($(firstword $(ko_vermagic)),$(KERNELRELEASE))
+$(error install: lwnfs.ko is built for Linux $(or $(firstword $(ko_vermagic)),<unknown>), not $(KERNELRELEASE): run make KERNELRELEASE=$(KERNELRELEASE) first, as your user)
+endif
+endif
+
 READER := tests/lwnfs-reader
 BENCH := tests/lwnfs-bench
 FUZZ := tests/lwnfs-fuzz
@@ -92,16 +108,22 @@ clean:
 		scale.json peers.json bench-*.svg
 	rm -rf build
 
-# extra/ on every kernel: newer kbuilds default to updates/.
-install: modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
-	depmod -a $(KERNELRELEASE)
+# extra/ on every kernel: newer kbuilds default to updates/.  DESTDIR
+# stages the whole install (kbuild's INSTALL_MOD_PATH for the module) and
+# runs no depmod, neither this file's nor kbuild's (which runs where the
+# build directory has a System.map): the machine the files go to runs it,
+# as a package's postinst does; depmod -b on DESTDIR would write module
+# indexes there that list lwnfs alone.
+install:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra INSTALL_MOD_PATH=$(DESTDIR) \
+		$(if $(DESTDIR),DEPMOD=true) modules_install
+	$(if $(DESTDIR),,depmod -a $(KERNELRELEASE))
 	install -D -m 644 lwnfs.5 $(MAN5DIR)/lwnfs.5
 	install -D -m 644 docs/walkthrough.md $(DOCDIR)/walkthrough.md
 
 uninstall:
-	rm -f /lib/modules/$(KERNELRELEASE)/extra/lwnfs.ko*
-	depmod -a $(KERNELRELEASE)
+	rm -f $(DESTDIR)/lib/modules/$(KERNELRELEASE)/extra/lwnfs.ko*
+	$(if $(DESTDIR),,depmod -a $(KERNELRELEASE))
 	rm -f $(MAN5DIR)/lwnfs.5
 	rm -f $(DOCDIR)/walkthrough.md
 	[ ! -d $(DOCDIR) ] || rmdir --ignore-fail-on-non-empty $(DOCDIR)
@@ -203,7 +225,7 @@ stress:
 
 help:
 	@echo 'make [KERNELRELEASE=<release>|KDIR=<dir>]  build lwnfs.ko'
-	@echo 'make install   install lwnfs.ko for KERNELRELEASE, run depmod; lwnfs.5, the walkthrough'
+	@echo 'make install   install the lwnfs.ko make built, for KERNELRELEASE, and run depmod; lwnfs.5, the walkthrough (DESTDIR=: staged, no depmod)'
 	@echo 'make uninstall undo make install'
 	@echo 'make dkms-install  install this tree with DKMS for KERNELRELEASE'
 	@echo 'make dkms-remove   remove it from DKMS for every kernel'
