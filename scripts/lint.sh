@@ -4,8 +4,9 @@
 # make lint: the checks the kernel's 0-day bot runs, on lwnfs.  checkpatch
 # --strict, sparse (C=2) and W=1 on the module and on tests/delay's,
 # coccicheck's semantic patches, shellcheck on the scripts, the docs
-# against the tree (tests/docs-check.sh) and lwnfs.5's promises against
-# the tests (tests/promises-check.sh), mandoc, groff and lintian on the man
+# against the tree (tests/docs-check.sh), lwnfs.5's promises against
+# the tests (tests/promises-check.sh), the Makefile's and deps.sh's
+# refusals (tests/refusals-check.sh), mandoc, groff and lintian on the man
 # page and the Debian package.  Prints each finding; exits non-zero if
 # there is any.
 set -euo pipefail
@@ -95,6 +96,7 @@ check shellcheck shellcheck -x conftest.sh harness/*.sh harness/guest/*.sh \
 	scripts/*.sh debian/tests/modprobe-mount
 check docs tests/docs-check.sh
 check promises tests/promises-check.sh
+check refusals tests/refusals-check.sh
 package() {
 	make --no-print-directory deb >/dev/null && scripts/lint-package.sh
 }
