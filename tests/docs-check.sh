@@ -210,6 +210,7 @@ awk -v OFS='\t' '
 			t = $0
 			sub(/^\.B[RI]? "?/, "", t)
 			gsub(/[",]/, "", t)
+			gsub(/\\-/, "-", t)
 			print FILENAME, FNR, "make", t
 		}
 		next
