@@ -9,10 +9,43 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 
 # What builds or installs the module needs the headers of the kernel it is
 # for: without them, one line saying which package to install, before
-# anything is touched.
+# anything is touched.  The package is the one of the distribution that
+# OS_RELEASE names: the first of its ID and ID_LIKE known here.  openSUSE
+# names it for the kernel's flavour, the last part of the release
+# (6.4.0-150600.23.7-default); Arch's and openSUSE's are the newest
+# kernel's.  tests/refusals-check.sh checks each message.
+OS_RELEASE ?= /etc/os-release
+os_ids = $(shell [ ! -r '$(OS_RELEASE)' ] || (. '$(OS_RELEASE)' && echo "$$ID $$ID_LIKE"))
+os_family = $(firstword $(foreach id,$(os_ids),$(or \
+	$(if $(filter debian ubuntu,$(id)),debian), \
+	$(if $(filter fedora rhel centos,$(id)),fedora), \
+	$(if $(filter arch,$(id)),arch), \
+	$(if $(filter opensuse opensuse-% suse sles,$(id)),suse))))
+suse_flavour = $(or $(filter-out %0 %1 %2 %3 %4 %5 %6 %7 %8 %9,$(lastword $(subst -, ,$(KERNELRELEASE)))),default)
+headers_debian = apt install linux-headers-$(KERNELRELEASE)
+headers_fedora = dnf install kernel-devel-$(KERNELRELEASE)
+headers_arch = pacman -S linux-headers
+headers_suse = zypper install kernel-$(suse_flavour)-devel
+headers_ = install the package that provides $(KDIR)
 ifneq ($(filter all modules test-modules install dkms-install,$(or $(MAKECMDGOALS),all)),)
 ifeq ($(wildcard $(KDIR)/Makefile),)
-$(error no headers of Linux $(KERNELRELEASE) in $(KDIR): apt install linux-headers-$(KERNELRELEASE))
+$(error no headers of Linux $(KERNELRELEASE) in $(KDIR): $(headers_$(os_family)))
+endif
+endif
+
+# make install installs the lwnfs.ko that make built, and builds nothing:
+# sudo make install building in the checkout would leave files of root's
+# there, which the user's next make could not replace.  One line refuses a
+# lwnfs.ko that is missing, older than a source, or built for another
+# kernel, before anything is touched.
+MODULE_SOURCES := Kbuild conftest.sh lwnfs.c lwnfs.h
+ifneq ($(filter install,$(MAKECMDGOALS)),)
+ifneq ($(shell if [ -f lwnfs.ko ]; then find $(MODULE_SOURCES) -newer lwnfs.ko; else echo none; fi),)
+$(error install: lwnfs.ko is missing or older than its sources: run make first, as your user)
+endif
+ko_vermagic := $(shell PATH=$$PATH:/sbin:/usr/sbin modinfo -F vermagic lwnfs.ko 2>/dev/null)
+ifneq ($(firstword $(ko_vermagic)),$(KERNELRELEASE))
+$(error install: lwnfs.ko is built for Linux $(or $(firstword $(ko_vermagic)),<unknown>), not $(KERNELRELEASE): run make KERNELRELEASE=$(KERNELRELEASE) first, as your user)
 endif
 endif
 
@@ -75,16 +108,22 @@ clean:
 		scale.json peers.json bench-*.svg profile-*.txt
 	rm -rf build
 
-# extra/ on every kernel: newer kbuilds default to updates/.
-install: modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
-	depmod -a $(KERNELRELEASE)
+# extra/ on every kernel: newer kbuilds default to updates/.  DESTDIR
+# stages the whole install (kbuild's INSTALL_MOD_PATH for the module) and
+# runs no depmod, neither this file's nor kbuild's (which runs where the
+# build directory has a System.map): the machine the files go to runs it,
+# as a package's postinst does; depmod -b on DESTDIR would write module
+# indexes there that list lwnfs alone.
+install:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra INSTALL_MOD_PATH=$(DESTDIR) \
+		$(if $(DESTDIR),DEPMOD=true) modules_install
+	$(if $(DESTDIR),,depmod -a $(KERNELRELEASE))
 	install -D -m 644 lwnfs.5 $(MAN5DIR)/lwnfs.5
 	install -D -m 644 docs/walkthrough.md $(DOCDIR)/walkthrough.md
 
 uninstall:
-	rm -f /lib/modules/$(KERNELRELEASE)/extra/lwnfs.ko*
-	depmod -a $(KERNELRELEASE)
+	rm -f $(DESTDIR)/lib/modules/$(KERNELRELEASE)/extra/lwnfs.ko*
+	$(if $(DESTDIR),,depmod -a $(KERNELRELEASE))
 	rm -f $(MAN5DIR)/lwnfs.5
 	rm -f $(DOCDIR)/walkthrough.md
 	[ ! -d $(DOCDIR) ] || rmdir --ignore-fail-on-non-empty $(DOCDIR)
@@ -203,7 +242,7 @@ stress:
 
 help:
 	@echo 'make [KERNELRELEASE=<release>|KDIR=<dir>]  build lwnfs.ko'
-	@echo 'make install   install lwnfs.ko for KERNELRELEASE, run depmod; lwnfs.5, the walkthrough'
+	@echo 'make install   install the lwnfs.ko make built, for KERNELRELEASE, and run depmod; lwnfs.5, the walkthrough (DESTDIR=: staged, no depmod)'
 	@echo 'make uninstall undo make install'
 	@echo 'make dkms-install  install this tree with DKMS for KERNELRELEASE'
 	@echo 'make dkms-remove   remove it from DKMS for every kernel'
@@ -218,7 +257,7 @@ help:
 	@echo 'make check-debug  suite, fuzz, stress, fault injection on a KASAN kernel; suite, stress, races on KCSAN'
 	@echo 'make mutants   run the module'"'"'s suites on each mutant of lwnfs.c in tests/mutants, then the racing ones'
 	@echo 'make mutants-kcsan  the racing mutants under harness/guest/race.sh on the KCSAN kernel'
-	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck'
+	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck, docs-check, promises-check, refusals-check, mandoc, groff, lintian'
 	@echo 'make fuzz      our seeded syscall fuzzer, then trinity, on an lwnfs mount'
 	@echo 'make stress    readers, writers, mounts and reloads at once, then checks'
 	@echo 'make bench     measure lwnfs against the syscall floor and the alternatives'

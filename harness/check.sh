@@ -6,9 +6,11 @@
 # are found in the headers (backport.sh), that docs/walkthrough.md's
 # excerpts are still the code's (walkthrough-check.sh), that every doc
 # is still true to the tree (docs-check.sh), that docs/results.md and the
-# README's kernel table are what docs/data/*.json make (results-check.sh)
-# and that every promise of lwnfs.5 is mapped to its tests
-# (promises-check.sh), and run the whole
+# README's kernel table are what docs/data/*.json make (results-check.sh),
+# that every promise of lwnfs.5 is mapped to its tests
+# (promises-check.sh) and that the Makefile's and deps.sh's one-line
+# refusals say what they should on faked hosts (refusals-check.sh), and
+# run the whole
 # bats suite, the module's suites and the installation suites, in a guest
 # booted on that kernel.  Prints TAP and a closing "N passed, N failed,
 # N skipped" line; exits non-zero on a failure.
@@ -51,6 +53,7 @@ tests/walkthrough-check.sh
 tests/docs-check.sh
 tests/results-check.sh
 tests/promises-check.sh
+tests/refusals-check.sh
 
 rc=0
 harness/vm.sh -k "$release" -t "$LWNFS_SUITE_TIMEOUT" -- bats --tap --timing tests tests/install |

@@ -17,7 +17,32 @@
 # CONFIG_IA32_EMULATION) runs them through qemu-user, qemu-i386-static
 # registered with binfmt_misc.  LWNFS_I386=qemu takes the qemu-user path
 # on any host.  Either way one line says which path was taken.
+#
+# The guests boot Debian's amd64 kernel (linux-image-amd64) from Debian's
+# archive, so this needs Debian, or a derivative that has that package, on
+# amd64: elsewhere one line says what is missing, before anything is
+# installed.  OS_RELEASE names the os-release file to read (default
+# /etc/os-release).
 set -euo pipefail
+
+# refuse WHAT: the one line for a host that cannot run the guests.
+refuse() {
+	echo "deps: the test guests need Debian on amd64, with apt and dpkg: $1 (plain make builds lwnfs on any distribution: see README.md)" >&2
+	exit 1
+}
+if ! command -v apt-get >/dev/null || ! command -v dpkg-query >/dev/null; then
+	refuse "this host has no apt-get or dpkg-query"
+fi
+arch=$(dpkg --print-architecture)
+[ "$arch" = amd64 ] || refuse "this host is $arch, and linux-image-amd64 is amd64's"
+# ID and ID_LIKE, from a subshell: os-release is shell assignments.
+# shellcheck source=/dev/null
+os=$(. "${OS_RELEASE:-/etc/os-release}" 2>/dev/null && echo "${ID:-} ${ID_LIKE:-}") || os=
+case " $os " in
+*" ubuntu "*) refuse "this host is Ubuntu, whose archive has no linux-image-amd64" ;;
+*" debian "*) ;;
+*) refuse "this host is not Debian (${OS_RELEASE:-/etc/os-release} says ID=${os%% *})" ;;
+esac
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=harness/settings.sh

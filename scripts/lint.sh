@@ -5,8 +5,9 @@
 # --strict, sparse (C=2) and W=1 on the module and on tests/delay's,
 # coccicheck's semantic patches, shellcheck on the scripts, the docs
 # against the tree (tests/docs-check.sh) and the JSON of the last runs
-# (tests/results-check.sh), lwnfs.5's promises against
-# the tests (tests/promises-check.sh), mandoc, groff and lintian on the man
+# (tests/results-check.sh), lwnfs.5's promises against the tests
+# (tests/promises-check.sh), the Makefile's and deps.sh's refusals
+# (tests/refusals-check.sh), mandoc, groff and lintian on the man
 # page and the Debian package.  Prints each finding; exits non-zero if
 # there is any.
 set -euo pipefail
@@ -91,16 +92,13 @@ check checkpatch checkpatch
 check "W=1 and sparse" kbuild
 check coccicheck coccicheck
 check shellcheck shellcheck -x conftest.sh harness/*.sh harness/guest/*.sh \
-<<<<<<< HEAD
-	tests/*.sh tests/*.bats tests/install/*.bats tests/life/*.bats \
+	tests/*.sh tests/*.bats tests/install/*.bats tests/life/*.bats tests/selinux/*.bats \
 	tests/secureboot/*.bats tests/secureboot/helpers.bash tests/helpers.bash .ci/run \
-=======
-	tests/*.sh tests/*.bats tests/install/*.bats tests/life/*.bats tests/selinux/*.bats tests/helpers.bash .ci/run \
->>>>>>> manners2
 	scripts/*.sh debian/tests/modprobe-mount
 check docs tests/docs-check.sh
 check results tests/results-check.sh
 check promises tests/promises-check.sh
+check refusals tests/refusals-check.sh
 package() {
 	make --no-print-directory deb >/dev/null && scripts/lint-package.sh
 }

@@ -39,14 +39,27 @@
 #    lwnfs.5 (an ERRORS entry is one) that names an errno and an input the
 #    tests reject (a reject call's TEXT in a bats file: `0x10`, `1e3`) or
 #    a phrase of ERRNO_PHRASES below ("S64_MAX") has the tests' errno
-#    for it next to it: the last errno before it or the first after.
+#    for it next to it: the last errno before it or the first after;
+#  - commands: each command of a sh block of README.md (after sudo and
+#    VAR=value words, each of a && || ; | chain) is make, a script of the
+#    tree, or one of COMMANDS below, each with its Debian package;
+#  - messages: each message README.md's Troubleshooting quotes (a span
+#    of three words or more that is no command, or a line of a block that
+#    is not sh) is one the tree produces or tests: each of its pieces (cut
+#    at <placeholders>, "..." and ": ") of two words or more is in
+#    lwnfs.c, lwnfs.h, conftest.sh, Kbuild, the Makefile, dkms.conf or
+#    under harness/, tests/, scripts/, debian/ or .ci/, whole or less its
+#    last words (a value there: "module lwnfs.ko" for "module $1"), down
+#    to three words; or it is another program's, in OTHERS_MESSAGES below;
+#  - lint tools: make help and README.md list the same for make lint.
 # Prints one line per problem on stderr and exits 1; else prints
 # "docs: ok (N docs; N paths, N links, N names, N constants, N targets,
-# N errnos, N errno pairings checked)".
+# N errnos, N errno pairings, N commands, N messages checked)".
 #
 # To see it fail: cp -r . /tmp/t, change LWNFS_WRITE_MAX in /tmp/t/lwnfs.h,
-# remove a target from /tmp/t/Makefile or write "`EFAULT` for anything
-# else" in /tmp/t/docs/walkthrough.md, then
+# remove a target from /tmp/t/Makefile, write "`EFAULT` for anything
+# else" in /tmp/t/docs/walkthrough.md, a command frobnicate in a sh block
+# of /tmp/t/README.md or "run cmake first" in its Troubleshooting, then
 # DOCS_TREE=/tmp/t tests/docs-check.sh.
 set -euo pipefail
 
@@ -99,6 +112,33 @@ declare -A ERRNO_PHRASES=(
 # Files the build makes, which the docs name but git does not hold.
 declare -A BUILT=(
 	[conftest.h]="written by conftest.sh at build time"
+)
+# Commands the README shows that are neither make nor a script of the
+# tree: each is on a Debian system with the package named.
+declare -A COMMANDS=(
+	[apt]="apt"
+	[cat]="coreutils"
+	[dkms]="dkms"
+	[dmesg]="util-linux"
+	[dpkg]="dpkg"
+	[grep]="grep"
+	[insmod]="kmod"
+	[mkdir]="coreutils"
+	[mount]="mount"
+	[openssl]="openssl"
+	[rmmod]="kmod"
+	[sign-file]="the kernel's scripts/sign-file, in its headers (linux-headers-*)"
+	[umount]="mount"
+	[uname]="coreutils"
+)
+# Messages README.md's Troubleshooting quotes that are other programs',
+# which no test of the tree checks: the start of each, and whose it is.
+declare -A OTHERS_MESSAGES=(
+	["Error! Bad return status for module build"]="dkms's, when a build fails (bookworm's 3.0)"
+	["Consult /var/lib/dkms/"]="dkms's, after a failed build"
+	["dkms: autoinstall for kernel"]="dkms's kernel hook, /etc/kernel/postinst.d/dkms"
+	["run-parts: /etc/kernel/postinst.d/dkms exited"]="run-parts, which runs the kernel package's hooks"
+	["dpkg: error processing package"]="dpkg's, for the kernel package whose hook failed"
 )
 # Errors of lwnfs.5 that lwnfs.c does not return itself.
 declare -A VFS_ERRNOS=(
@@ -209,6 +249,7 @@ awk -v OFS='\t' '
 			t = $0
 			sub(/^\.B[RI]? "?/, "", t)
 			gsub(/[",]/, "", t)
+			gsub(/\\-/, "-", t)
 			print FILENAME, FNR, "make", t
 		}
 		next
@@ -701,9 +742,129 @@ while read -r what rest; do
 	esac
 done <"$work/errnos"
 
+# --- Commands of the README --------------------------------------------------
+# is_command WORDS...: the first word, after sudo and VAR=value words, is
+# make, a script of the tree or one of COMMANDS (marked used); cmd_word
+# is set to it.
+is_command() {
+	local w
+	cmd_word=
+	for w in "$@"; do
+		[[ $w == sudo || $w =~ ^[A-Za-z_][A-Za-z0-9_]*= ]] && continue
+		cmd_word=$w
+		if [ "$w" = make ] || [[ $w == */* && $w != /* && -f ${w#./} ]]; then
+			return 0
+		fi
+		[ -n "${COMMANDS[${w##*/}]:-}" ] || return 1
+		used[${w##*/}]=1
+		return 0
+	done
+	return 1
+}
+n_commands=0
+continued=0
+while IFS=$'\t' read -r file line kind text; do
+	if [ "$file" != README.md ] || [ "$kind" != sh ]; then
+		continue
+	fi
+	# the rest of a command a line ending in \ began
+	if [ "$continued" = 1 ]; then
+		[[ $text == *\\ ]] || continued=0
+		continue
+	fi
+	[[ $text != *\\ ]] || continued=1
+	text=${text%%#*}
+	while [[ $text =~ \$\([^\)]*\) ]]; do	# $(uname -r)
+		text=${text/"${BASH_REMATCH[0]}"/X}
+	done
+	text=${text//'&&'/;}
+	text=${text//'||'/;}
+	text=${text//|/;}
+	IFS=';' read -r -a parts <<<"$text"
+	for part in ${parts[@]+"${parts[@]}"}; do
+		read -r -a words <<<"$part"
+		[ "${#words[@]}" -gt 0 ] || continue
+		n_commands=$((n_commands + 1))
+		is_command "${words[@]}" ||
+			problem "README.md:$line: $cmd_word: neither make, a script of the tree, nor in docs-check.sh's COMMANDS"
+	done
+done <"$work/said"
+
+# --- Messages README.md's Troubleshooting quotes -------------------------------
+# "LINE<TAB>MESSAGE" for each span (joined across lines) of three words or
+# more, and each line of a block that is not sh, in the section.
+perl -e '
+	my ($on, $fence, $lang, $para, $at) = (0, 0, "", "", 0);
+	my $flush = sub {
+		while ($para =~ /`([^`]+)`/g) {
+			my $m = $1;
+			$m =~ s/\s+/ /g;
+			my @w = split(" ", $m);
+			print "$at\t$m\n" if @w >= 3;
+		}
+		($para, $at) = ("", 0);
+	};
+	while (my $l = <>) {
+		chomp $l;
+		if ($l =~ /^## /) { $flush->(); $on = $l =~ /^## Troubleshooting$/; next }
+		next unless $on;
+		if ($l =~ /^```(.*)/) {
+			$flush->();
+			if ($fence) { $fence = 0 } else { $fence = 1; $lang = $1 }
+			next;
+		}
+		if ($fence) { print "$.\t$l\n" if $lang ne "sh" && $l =~ /\S/; next }
+		if ($l =~ /^\s*$/) { $flush->(); next }
+		$at ||= $.;
+		$para .= "$l ";
+	}
+	$flush->();
+' README.md >"$work/messages"
+corpus=$work/corpus
+cat lwnfs.c lwnfs.h conftest.sh Kbuild Makefile dkms.conf >"$corpus"
+find harness tests scripts debian .ci -type f -exec cat {} + >>"$corpus" 2>/dev/null
+n_messages=0
+while IFS=$'\t' read -r line message; do
+	read -r -a words <<<"$message"
+	! is_command "${words[@]}" || continue
+	n_messages=$((n_messages + 1))
+	message=${message#... }
+	other=
+	for key in "${!OTHERS_MESSAGES[@]}"; do
+		if [[ $message == "$key"* ]]; then other=$key; fi
+	done
+	if [ -n "$other" ]; then
+		used[$other]=1
+		continue
+	fi
+	# the pieces: cut at <placeholders>, "..." and ": "
+	pieces=$(sed -E 's/<[^>]*>/\n/g; s/\.\.\./\n/g; s/: /\n/g' <<<"$message")
+	while IFS= read -r piece; do
+		piece=$(sed -E 's/^[[:space:],;:(]+//; s/[[:space:],;:]+$//' <<<"$piece")
+		[ "$(grep -oE '[A-Za-z]{2,}' <<<"$piece" | wc -l)" -ge 2 ] || continue
+		read -r -a words <<<"$piece"
+		found=0
+		while :; do
+			if grep -qF -- "${words[*]}" "$corpus"; then found=1; break; fi
+			[ "${#words[@]}" -gt 3 ] || break
+			unset 'words[${#words[@]}-1]'
+		done
+		[ "$found" = 1 ] ||
+			problem "README.md:$line: quotes \"$piece\" ($message), which nothing in the tree says or tests, and which docs-check.sh's OTHERS_MESSAGES does not list"
+	done <<<"$pieces"
+done <"$work/messages"
+
+# --- make lint's tools: make help and README.md --------------------------------
+help_lint=$(make -s --no-print-directory help 2>/dev/null | sed -n 's/^make lint  *//p')
+# shellcheck disable=SC2016 # the backticks are Markdown's
+readme_lint=$(sed -n 's/^| `make lint` | \(.*\) |$/\1/p' README.md)
+if [ -z "$help_lint" ] || [ "$help_lint" != "$readme_lint" ]; then
+	problem "make help lists make lint's tools as \"$help_lint\", README.md as \"$readme_lint\""
+fi
+
 # A list entry that no doc needs any more is stale: take it out.
 for key in "${!NAMES[@]}" "${!KERNEL_PATHS[@]}" "${!BUILT[@]}" "${!VFS_ERRNOS[@]}" \
-	"${!UNSEEN_ERRNOS[@]}" "${!ERRNO_PHRASES[@]}"; do
+	"${!UNSEEN_ERRNOS[@]}" "${!ERRNO_PHRASES[@]}" "${!COMMANDS[@]}" "${!OTHERS_MESSAGES[@]}"; do
 	[ -n "${used[$key]:-}" ] ||
 		problem "docs-check.sh lists $key, which no doc needs any more"
 done
@@ -712,4 +873,5 @@ if [ "$problems" -gt 0 ]; then
 	exit 1
 fi
 echo "docs: ok (${#docs[@]} docs; $n_paths paths, $n_links links, $n_names names," \
-	"$n_constants constants, $n_targets targets, ${#listed[@]} errnos, $n_pairings errno pairings checked)"
+	"$n_constants constants, $n_targets targets, ${#listed[@]} errnos, $n_pairings errno pairings," \
+	"$n_commands commands, $n_messages messages checked)"

@@ -1,0 +1,183 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: tests/refusals-check.sh
+#
+# On the host, with no guest and no build: the one-line refusals a user
+# meets before anything is touched, each on a faked host.
+#  - make, make install and make dkms-install without the headers: the
+#    line names the headers package of the distribution /etc/os-release
+#    names (OS_RELEASE= a faked one): Debian, Ubuntu, Fedora, RHEL,
+#    CentOS, Arch, openSUSE, SLES, and one this Makefile does not know;
+#  - make install with no lwnfs.ko, one older than a source, or one built
+#    for another kernel (or no module at all): one line, "run make
+#    first, as your user" or "run make KERNELRELEASE=... first", and
+#    nothing installed; with a lwnfs.ko built for the kernel, it installs
+#    through kbuild's INSTALL_MOD_PATH=DESTDIR, and runs depmod only
+#    without DESTDIR (with it, kbuild gets DEPMOD=true); kbuild and
+#    depmod are faked, lwnfs.ko is a .modinfo alone, every file is in a
+#    temporary directory;
+#  - harness/deps.sh on a host without apt, on arm64, on Ubuntu and on
+#    Fedora (apt-get, dpkg-query and dpkg faked; the fakes fail loudly if
+#    anything would be installed).
+# Prints one line per problem on stderr and exits 1; else prints
+# "refusals: ok (N checked)".
+#
+# To see it fail: in a copy of the tree, change a package name in the
+# Makefile's headers_* lines, take out its vermagic test, or make
+# harness/deps.sh take any architecture; then run the copy's
+# tests/refusals-check.sh.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+tree=$PWD
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+problems=0 checked=0
+problem() {
+	echo "refusals: $*" >&2
+	problems=$((problems + 1))
+}
+
+# expect NAME STATUS OUTPUT WANT: a refusal is status non-zero and one
+# line, WANT.
+expect() {
+	checked=$((checked + 1))
+	if [ "$2" = 0 ] || [ "$3" != "$4" ]; then
+		problem "$1: status $2, said: ${3:-nothing}; wanted: $4"
+	fi
+}
+
+# --- No headers, by distribution --------------------------------------------
+# "ID|ID_LIKE|release|package": the os-release a distribution ships (its
+# ID and ID_LIKE), a kernel release of it, the command its line names.
+distros=(
+	"debian||6.1.0-57-amd64|apt install linux-headers-6.1.0-57-amd64"
+	"ubuntu|debian|6.8.0-45-generic|apt install linux-headers-6.8.0-45-generic"
+	"linuxmint|ubuntu debian|6.8.0-45-generic|apt install linux-headers-6.8.0-45-generic"
+	"fedora||6.11.4-301.fc41.x86_64|dnf install kernel-devel-6.11.4-301.fc41.x86_64"
+	"rhel|fedora|5.14.0-427.13.1.el9_4.x86_64|dnf install kernel-devel-5.14.0-427.13.1.el9_4.x86_64"
+	"centos|rhel fedora|5.14.0-503.el9.x86_64|dnf install kernel-devel-5.14.0-503.el9.x86_64"
+	"rocky|rhel centos fedora|5.14.0-503.el9.x86_64|dnf install kernel-devel-5.14.0-503.el9.x86_64"
+	"arch||6.11.5-arch1-1|pacman -S linux-headers"
+	"opensuse-tumbleweed|opensuse suse|6.11.5-1-default|zypper install kernel-default-devel"
+	"opensuse-leap|suse opensuse|6.4.0-150600.23.7-rt|zypper install kernel-rt-devel"
+	"sles|suse|6.4.0-150600.23.7-default|zypper install kernel-default-devel"
+	"nixos||6.6.58|install the package that provides $work/none"
+)
+for d in "${distros[@]}"; do
+	IFS='|' read -r id like release want <<<"$d"
+	printf 'NAME="faked"\nID=%s\nID_LIKE="%s"\n' "$id" "$like" >"$work/os-release"
+	[ -n "$like" ] || sed -i '/^ID_LIKE/d' "$work/os-release"
+	for target in "" install dkms-install; do
+		rc=0
+		out=$(make -s --no-print-directory -C "$tree" $target OS_RELEASE="$work/os-release" \
+			KERNELRELEASE="$release" KDIR="$work/none" 2>&1) || rc=$?
+		out=${out#Makefile:*: \*\*\* }
+		expect "$id: make $target" "$rc" "$out" \
+			"no headers of Linux $release in $work/none: $want.  Stop."
+	done
+done
+rc=0
+out=$(make -s --no-print-directory -C "$tree" OS_RELEASE="$work/no-such-file" \
+	KERNELRELEASE=6.6.58 KDIR="$work/none" 2>&1) || rc=$?
+expect "no os-release: make" "$rc" "${out#Makefile:*: \*\*\* }" \
+	"no headers of Linux 6.6.58 in $work/none: install the package that provides $work/none.  Stop."
+
+# --- make install: only what make built, for the kernel ------------------------
+# A copy of the tree, a faked kbuild (its modules_install prints what it
+# was given) and a faked depmod, which says it ran.
+copy=$work/tree kdir=$work/kbuild bin=$work/bin release=9.9.9-lwnfs
+mkdir -p "$copy/docs" "$kdir" "$bin"
+cp Makefile Kbuild conftest.sh lwnfs.c lwnfs.h lwnfs.5 "$copy/"
+cp docs/walkthrough.md "$copy/docs/"
+cat >"$kdir/Makefile" <<'EOF'
+modules_install:
+	@echo "kbuild: modules_install M=$(M) INSTALL_MOD_PATH=$(INSTALL_MOD_PATH) INSTALL_MOD_DIR=$(INSTALL_MOD_DIR) DEPMOD=$(DEPMOD)"
+%:
+	@echo "kbuild: $@ was asked for" >&2; exit 1
+EOF
+printf '#!/bin/sh\necho "depmod: $*"\n' >"$bin/depmod"
+chmod +x "$bin/depmod"
+# fake_ko VERMAGIC: a lwnfs.ko whose .modinfo gives that vermagic.
+fake_ko() {
+	printf 'name=lwnfs\0vermagic=%s SMP mod_unload \0' "$1" >"$work/modinfo"
+	objcopy -I binary -O elf64-x86-64 -B i386:x86-64 --rename-section .data=.modinfo \
+		"$work/modinfo" "$copy/lwnfs.ko"
+}
+# install [VAR=VALUE...]: make install in the copy; sets rc and out.
+install() {
+	rc=0
+	out=$(cd "$copy" && PATH=$bin:$PATH make -s --no-print-directory install KDIR="$kdir" \
+		KERNELRELEASE="$release" "$@" 2>&1) || rc=$?
+	out=${out//"$copy"/TREE}
+	out=${out//"$work"/WORK}
+}
+refused="install: lwnfs.ko is missing or older than its sources: run make first, as your user.  Stop."
+install DESTDIR="$work/dest"
+expect "make install, no lwnfs.ko" "$rc" "${out#Makefile:*: \*\*\* }" "$refused"
+fake_ko "$release"
+touch -d '1 hour ago' "$copy/lwnfs.ko"
+install DESTDIR="$work/dest"
+expect "make install, lwnfs.ko older than lwnfs.c" "$rc" "${out#Makefile:*: \*\*\* }" "$refused"
+fake_ko 6.1.0-57-amd64
+install DESTDIR="$work/dest"
+expect "make install, lwnfs.ko built for another kernel" "$rc" "${out#Makefile:*: \*\*\* }" \
+	"install: lwnfs.ko is built for Linux 6.1.0-57-amd64, not $release: run make KERNELRELEASE=$release first, as your user.  Stop."
+rm "$copy/lwnfs.ko"
+printf 'not a module\n' >"$copy/lwnfs.ko"
+install DESTDIR="$work/dest"
+expect "make install, lwnfs.ko no module" "$rc" "${out#Makefile:*: \*\*\* }" \
+	"install: lwnfs.ko is built for Linux <unknown>, not $release: run make KERNELRELEASE=$release first, as your user.  Stop."
+checked=$((checked + 1))
+[ ! -e "$work/dest" ] || problem "make install refused, and yet wrote $(find "$work/dest" | head -n 3 | tr '\n' ' ')"
+
+fake_ko "$release"
+install DESTDIR="$work/dest"
+checked=$((checked + 1))
+want="kbuild: modules_install M=TREE INSTALL_MOD_PATH=WORK/dest INSTALL_MOD_DIR=extra DEPMOD=true"
+if [ "$rc" != 0 ] || [ "$out" != "$want" ]; then
+	problem "make install DESTDIR=: status $rc, said: $out; wanted only: $want (and no depmod)"
+fi
+for f in usr/local/share/man/man5/lwnfs.5 usr/local/share/doc/lwnfs/walkthrough.md; do
+	checked=$((checked + 1))
+	[ -f "$work/dest/$f" ] || problem "make install DESTDIR=: no $f under DESTDIR"
+done
+install PREFIX="$work/prefix"
+checked=$((checked + 1))
+want="kbuild: modules_install M=TREE INSTALL_MOD_PATH= INSTALL_MOD_DIR=extra DEPMOD="$'\n'"depmod: -a $release"
+if [ "$rc" != 0 ] || [ "$out" != "$want" ]; then
+	problem "make install without DESTDIR: status $rc, said: $out; wanted: $want"
+fi
+
+# --- harness/deps.sh: Debian on amd64, or one line ------------------------------
+# fakes DIR ARCH: apt-get and dpkg-query that fail loudly, and a dpkg that
+# says ARCH, in DIR.
+# shellcheck disable=SC2016 # the fakes' own $0, $1 and $*
+fakes() {
+	mkdir -p "$1"
+	printf '#!/bin/sh\necho "FAKE $(basename "$0") RAN: $*" >&2\nexit 99\n' >"$1/apt-get"
+	cp "$1/apt-get" "$1/dpkg-query"
+	printf '#!/bin/sh\n[ "$1" = --print-architecture ] && echo %s\n' "$2" >"$1/dpkg"
+	chmod +x "$1"/*
+}
+# deps NAME OS-RELEASE-ID PATH WANT
+deps() {
+	printf 'ID=%s\n' "$2" >"$work/os-release"
+	rc=0
+	out=$(OS_RELEASE="$work/os-release" PATH=$3 "$BASH" harness/deps.sh 2>&1) || rc=$?
+	expect "deps.sh: $1" "$rc" "$out" "deps: the test guests need Debian on amd64, with apt and dpkg: $4 (plain make builds lwnfs on any distribution: see README.md)"
+}
+mkdir -p "$work/empty"
+fakes "$work/arm64" arm64
+fakes "$work/amd64" amd64
+deps "no apt" fedora "$work/empty" "this host has no apt-get or dpkg-query"
+deps "arm64" debian "$work/arm64" "this host is arm64, and linux-image-amd64 is amd64's"
+deps "Ubuntu" ubuntu "$work/amd64" "this host is Ubuntu, whose archive has no linux-image-amd64"
+deps "Fedora with apt" fedora "$work/amd64" "this host is not Debian ($work/os-release says ID=fedora)"
+
+if [ "$problems" -gt 0 ]; then
+	exit 1
+fi
+echo "refusals: ok ($checked checked)"
