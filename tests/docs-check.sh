@@ -82,7 +82,6 @@ declare -A NAMES=(
 	[mode_strip_sgid]="the VFS's, which clears set-group-ID from a new file's mode before ->create"
 	[seq_lseek]="the llseek of /proc's seq_file files, which a counter open for reading seeks as"
 	# Kernel configuration: what a kernel built so does.
-	[CONFIG_*]="kernel configuration options, named for their effect"
 )
 # Paths in the docs that are the kernel's, not this tree's.
 declare -A KERNEL_PATHS=(
