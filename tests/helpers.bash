@@ -30,6 +30,15 @@ DEB=${LWNFS_DEB:-$TREE/build/deb/lwnfs-dkms_${VERSION}_all.deb}
 
 bats_require_minimum_version 1.5.0
 
+# module_suffix: what follows ".ko" in the names of the kernel's own
+# modules: ".xz", ".zst" or nothing.
+module_suffix() {
+	local own
+	own=$(find "/lib/modules/$(uname -r)/kernel" -name '*.ko*' -print -quit)
+	[ -n "$own" ] || return 1
+	echo "${own##*.ko}"
+}
+
 # clear_leftovers: take away what a test stopped midway leaves (make
 # mutants stops a suite at its first failure, teardown or not): lwnfs
 # mounted and loaded, the tests' tmpfs and memory cgroup, its processes

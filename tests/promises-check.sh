@@ -7,10 +7,10 @@
 # On the host, with no guest: does tests/promises still map every promise
 # of lwnfs.5 to the tests that check it?  In the tree PROMISES_TREE
 # (default: the one holding this script) it reads the sentences of
-# lwnfs.5's DESCRIPTION (its subsections included), OPTIONS and ERRORS as
-# the man page reads: roff requests and font escapes taken out, lines
-# joined, spaces collapsed, each sentence under an option or an errno led
-# by it ("uid=N, gid=N: ...", "EPERM: ..."),
+# lwnfs.5's DESCRIPTION (its subsections included), OPTIONS, ERRORS and
+# FILES as the man page reads: roff requests and font escapes taken out,
+# lines joined, spaces collapsed, each sentence under an option, an errno
+# or a file led by it ("uid=N, gid=N: ...", "EPERM: ..."),
 # examples (.EX) left out; a sentence ends at ".", "!" or "?" before a
 # space, or at the end of its paragraph.  It checks that
 #  - each entry's quote is still a sentence of lwnfs.5 (a sentence
@@ -55,7 +55,7 @@ perl -e '
 	my @para;	# [text, line] of each input line of the paragraph
 	my $bad = 0;
 	sub bad { print STDERR "promises: lwnfs.5:$.: @_\n"; $bad++ }
-	sub checked { $section =~ /^(?:DESCRIPTION|OPTIONS|ERRORS)$/ }
+	sub checked { $section =~ /^(?:DESCRIPTION|OPTIONS|ERRORS|FILES)$/ }
 	# sections whose .TP tags (an errno, an option, a file) lead their
 	# sentences; .TQ adds a second tag to the first
 	sub tagged { $section =~ /^(?:OPTIONS|ERRORS|FILES)$/ }
@@ -141,7 +141,7 @@ declare -A sentence_at=()	# sentence -> its line in lwnfs.5
 while IFS=$'\t' read -r line text; do
 	[ -n "${sentence_at[$text]:-}" ] || sentence_at[$text]=$line
 done <"$work/sentences"
-[ "${#sentence_at[@]}" -gt 0 ] || problem "lwnfs.5: no sentence in DESCRIPTION, OPTIONS or ERRORS"
+[ "${#sentence_at[@]}" -gt 0 ] || problem "lwnfs.5: no sentence in DESCRIPTION, OPTIONS, ERRORS or FILES"
 
 # --- The map ------------------------------------------------------------
 # An entry is "[ID] QUOTE" with the quote's further lines indented,
