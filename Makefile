@@ -13,7 +13,7 @@ KDIR ?= /lib/modules/$(KERNELRELEASE)/build
 # OS_RELEASE names: the first of its ID and ID_LIKE known here.  openSUSE
 # names it for the kernel's flavour, the last part of the release
 # (6.4.0-150600.23.7-default); Arch's and openSUSE's are the newest
-# kernel's.  tests/refusals-check.sh checks each message.
+# kernel's.  tests/checks/refusals-check.sh checks each message.
 OS_RELEASE ?= /etc/os-release
 os_ids = $(shell [ ! -r '$(OS_RELEASE)' ] || (. '$(OS_RELEASE)' && echo "$$ID $$ID_LIKE"))
 os_family = $(firstword $(foreach id,$(os_ids),$(or \
@@ -49,16 +49,16 @@ $(error install: lwnfs.ko is built for Linux $(or $(firstword $(ko_vermagic)),<u
 endif
 endif
 
-READER := tests/lwnfs-reader
-BENCH := tests/lwnfs-bench
-FUZZ := tests/lwnfs-fuzz
-FAULT := tests/lwnfs-fault
-IO := tests/lwnfs-io
-RACE := tests/lwnfs-race
+READER := tests/programs/lwnfs-reader
+BENCH := tests/programs/lwnfs-bench
+FUZZ := tests/programs/lwnfs-fuzz
+FAULT := tests/programs/lwnfs-fault
+IO := tests/programs/lwnfs-io
+RACE := tests/programs/lwnfs-race
 # make bench-scale's; the peers need hiredis and SQLite, so only
 # harness/deps.sh bench installs what builds them.
-SCALE := tests/lwnfs-scale
-PEERS := tests/lwnfs-peers
+SCALE := tests/programs/lwnfs-scale
+PEERS := tests/programs/lwnfs-peers
 
 # The one version string is LWNFS_VERSION in lwnfs.h; dkms.conf and
 # debian/changelog repeat it; debian/rules and tests/50-packaging.bats keep
@@ -87,11 +87,11 @@ test-programs: $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(RACE) $(SCALE)
 $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(RACE) $(SCALE): %: %.c
 	$(CC) -O2 -Wall -Wextra -Werror -pthread -o $@ $<
 
-$(BENCH) $(SCALE) $(PEERS) $(RACE): tests/lwnfs-measure.h
+$(BENCH) $(SCALE) $(PEERS) $(RACE): tests/programs/lwnfs-measure.h
 
-# The test module of harness/guest/race.sh (tests/delay), for KDIR's kernel.
+# The test module of harness/guest/race.sh (tests/programs/delay), for KDIR's kernel.
 test-modules:
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/delay modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/tests/programs/delay modules
 
 $(PEERS): %: %.c
 	$(CC) -O2 -Wall -Wextra -Werror -o $@ $< -lhiredis -lsqlite3
@@ -99,7 +99,7 @@ $(PEERS): %: %.c
 # kbuild knows what it wrote (newer ones also .module-common.o); without
 # the headers, remove what kbuild writes by hand.
 clean:
-	for dir in $(CURDIR) $(CURDIR)/tests/delay; do \
+	for dir in $(CURDIR) $(CURDIR)/tests/programs/delay; do \
 		if [ -d $(KDIR) ]; then $(MAKE) -C $(KDIR) M=$$dir clean; else \
 			(cd $$dir && rm -f *.o .*.o *.ko *.mod *.mod.c .*.cmd .*.d \
 				Module.symvers modules.order conftest.h && rm -rf .tmp_versions); fi || exit 1; \
@@ -224,7 +224,7 @@ bench-scale:
 # docs/results.md and README.md's kernel table from the last runs' JSON
 # in docs/data/ (copy there the matrix.json, bench.json, scale.json and
 # peers.json a run left); then the plots, where gnuplot is installed.
-# Boots nothing; tests/results-check.sh keeps the docs equal to the JSON.
+# Boots nothing; tests/checks/results-check.sh keeps the docs equal to the JSON.
 results:
 	harness/results.pl
 	@if command -v gnuplot >/dev/null; then \
@@ -255,7 +255,7 @@ help:
 	@echo 'make check-secureboot  lwnfs refused, unsigned or signed with an untrusted key, by kernels that enforce signatures'
 	@echo 'make check-selinux  what users make gets its SELinux label, as on tmpfs, on the distro kernel booted with security=selinux'
 	@echo 'make check-debug  suite, fuzz, stress, fault injection on a KASAN kernel; suite, stress, races on KCSAN'
-	@echo 'make mutants   run the module'"'"'s suites on each mutant of lwnfs.c in tests/mutants, then the racing ones'
+	@echo 'make mutants   run the module'"'"'s suites on each mutant of lwnfs.c in tests/data/mutants, then the racing ones'
 	@echo 'make mutants-kcsan  the racing mutants under harness/guest/race.sh on the KCSAN kernel'
 	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck, docs-check, promises-check, refusals-check, mandoc, groff, lintian'
 	@echo 'make fuzz      our seeded syscall fuzzer, then trinity, on an lwnfs mount'

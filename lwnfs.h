@@ -73,7 +73,7 @@ static inline struct dentry *d_make_persistent(struct dentry *dentry,
 
 /*
  * 6.6 hid i_ctime behind inode_set_ctime_current(); Debian's 5.10 and 6.1
- * have it too, from stable (tests/conftest.expected).
+ * have it too, from stable (tests/data/conftest.expected).
  */
 #ifndef LWNFS_HAVE_INODE_SET_CTIME_CURRENT
 static inline struct timespec64 inode_set_ctime_current(struct inode *inode)

@@ -3,7 +3,7 @@
 #
 # Usage: harness/bench-boots.pl OUT BOOT.json...
 #
-# Put the figures of several boots' benches (tests/lwnfs-bench's JSON, one
+# Put the figures of several boots' benches (tests/programs/lwnfs-bench's JSON, one
 # file a boot) side by side: print each figure's median in every boot and
 # the median of those, and write OUT, the same JSON as one boot's with
 # each figure the median of the boots, its lowest and highest boot, and

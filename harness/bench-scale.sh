@@ -3,7 +3,7 @@
 #
 # Usage: harness/bench-scale.sh   (make bench-scale)
 #
-# Boot a guest and run tests/lwnfs-scale and tests/lwnfs-peers in it
+# Boot a guest and run tests/programs/lwnfs-scale and tests/programs/lwnfs-peers in it
 # (harness/guest/bench-scale.sh), with what the peers need installed here
 # first (harness/deps.sh bench: the guest's root is this machine's);
 # leaves their figures in scale.json and peers.json, and plots them
@@ -17,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-harness/run-guest.sh -d bench -b tests/lwnfs-scale -b tests/lwnfs-peers -o "$out" -- \
+harness/run-guest.sh -d bench -b tests/programs/lwnfs-scale -b tests/programs/lwnfs-peers -o "$out" -- \
 	harness/guest/bench-scale.sh
 # Only now, with the whole run's figures in hand, the last run's go.
 rm -f scale.json peers.json bench-scale-*.svg bench-peers.svg

@@ -3,7 +3,7 @@
 #
 # Usage: harness/bench.sh   (make bench)
 #
-# Boot a guest and run tests/lwnfs-bench in it (harness/guest/bench.sh),
+# Boot a guest and run tests/programs/lwnfs-bench in it (harness/guest/bench.sh),
 # leaving its figures in bench.json.  The figures of one boot are not
 # those of the next (docs/testing.md, "The benchmark"): with
 # LWNFS_BENCH_BOOTS=N it boots N times, one after the other, keeps each
@@ -27,7 +27,7 @@ trap 'rm -rf "$out"' EXIT
 files=()
 for ((i = 1; i <= boots; i++)); do
 	[ "$boots" = 1 ] || echo "bench: boot $i of $boots"
-	harness/run-guest.sh -b tests/lwnfs-bench -o "$out" -- harness/guest/bench.sh
+	harness/run-guest.sh -b tests/programs/lwnfs-bench -o "$out" -- harness/guest/bench.sh
 	mv "$out/bench.json" "$out/bench-$i.json"
 	files+=("$out/bench-$i.json")
 done

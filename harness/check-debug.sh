@@ -8,7 +8,7 @@
 #  suite:  the sanitizer kernel: the bats suite, the fuzzers and the stress
 #          test (harness/guest/debug.sh);
 #  faults: the sanitizer kernel: every allocation of every lwnfs system
-#          call failed in turn (harness/guest/faults.sh, tests/lwnfs-fault);
+#          call failed in turn (harness/guest/faults.sh, tests/programs/lwnfs-fault);
 #  kcsan:  the KCSAN kernel: the module's suites and the stress test, its
 #          first report fails it (harness/guest/kcsan.sh).
 # Prints TAP, each part's time and "N passed, N failed, N skipped"; exits

@@ -48,12 +48,12 @@ make --no-print-directory deb >"$log" 2>&1 || {
 	exit 1
 }
 
-tests/backport.sh "$release"
-tests/walkthrough-check.sh
-tests/docs-check.sh
-tests/results-check.sh
-tests/promises-check.sh
-tests/refusals-check.sh
+tests/checks/backport.sh "$release"
+tests/checks/walkthrough-check.sh
+tests/checks/docs-check.sh
+tests/checks/results-check.sh
+tests/checks/promises-check.sh
+tests/checks/refusals-check.sh
 
 rc=0
 harness/vm.sh -k "$release" -t "$LWNFS_SUITE_TIMEOUT" -- bats --tap --timing tests tests/install |

@@ -5,12 +5,12 @@
 #
 # Print what conftest.sh found for matrix row ROW (the conftest.h of its
 # build), one "PROBE=0|1" per probe on one line, and compare it with ROW's
-# column in tests/conftest.expected.  Exits 1, naming each difference,
+# column in tests/data/conftest.expected.  Exits 1, naming each difference,
 # when they differ or a probe is in one and not the other.
 set -euo pipefail
 
 row=${1:?usage: conftest-check.sh ROW CONFTEST_H} header=${2:?usage: conftest-check.sh ROW CONFTEST_H}
-expected=$(dirname "$0")/../tests/conftest.expected
+expected=$(dirname "$0")/../tests/data/conftest.expected
 
 found=$(sed -n -e 's/^#define LWNFS_HAVE_\([A-Z0-9_]*\) 1$/\1=1/p' \
 	-e 's|^/\* LWNFS_HAVE_\([A-Z0-9_]*\): no \*/$|\1=0|p' "$header" | sort)

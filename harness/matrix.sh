@@ -10,7 +10,7 @@
 # make or refresh the
 # release's root (root.sh), build lwnfs W=1 in it with its own compiler
 # (root-build.sh), check what conftest.sh found in its headers against
-# tests/conftest.expected, boot its own kernel on that root in QEMU and run
+# tests/data/conftest.expected, boot its own kernel on that root in QEMU and run
 # the bats suites there (vm.sh -r): the module's suites (tests/*.bats) on
 # every row, the installation suites (tests/install/: make install, the
 # lwnfs-dkms package built once on the host, make dkms-install) on every
@@ -182,7 +182,7 @@ native_build() {
 	if ! harness/conftest-check.sh "$name" "$root/srv/lwnfs/conftest.h" \
 		>>"$logs/$name-build.log" 2>&1; then
 		cat "$logs/$name-build.log" >&2
-		row "$name" "$release" "$cc" "$what" 0 1 0 $((SECONDS - start)) "probes differ from tests/conftest.expected"
+		row "$name" "$release" "$cc" "$what" 0 1 0 $((SECONDS - start)) "probes differ from tests/data/conftest.expected"
 		return 1
 	fi
 }
@@ -254,7 +254,7 @@ build_kernel() {
 		row "$name" "$release" "$cc" build 0 1 0 $((SECONDS - start)) "W=1 warnings"
 	elif ! harness/conftest-check.sh "$name" "$root/srv/lwnfs-$name/conftest.h" >>"$log" 2>&1; then
 		cat "$log" >&2
-		row "$name" "$release" "$cc" build 0 1 0 $((SECONDS - start)) "probes differ from tests/conftest.expected"
+		row "$name" "$release" "$cc" build 0 1 0 $((SECONDS - start)) "probes differ from tests/data/conftest.expected"
 	else
 		row "$name" "$release" "$cc" build 0 0 "$skipped" $((SECONDS - start)) "built, not booted$why"
 	fi

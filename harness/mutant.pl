@@ -4,7 +4,7 @@
 # Usage: harness/mutant.pl LIST
 #        harness/mutant.pl LIST NAME SOURCE
 #
-# Read the list of mutants LIST (tests/mutants, whose head gives its form).
+# Read the list of mutants LIST (tests/data/mutants, whose head gives its form).
 # With only LIST, check it and print one line per mutant: its name, the
 # bats file to run first, how it is run ("suites": by harness/mutants.sh;
 # "equivalent": not run; "kcsan": by harness/mutants-kcsan.sh; "selinux":

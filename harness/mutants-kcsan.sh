@@ -3,7 +3,7 @@
 #
 # Usage: harness/mutants-kcsan.sh [NAME...]
 #
-# The mutants of tests/mutants marked "kcsan:" (or the NAMEs given among
+# The mutants of tests/data/mutants marked "kcsan:" (or the NAMEs given among
 # them): races that no bats test can order.  Each is built against the
 # data-race kernel (harness/debug-kernel.sh kcsan), as lwnfs itself is,
 # and runs harness/guest/race.sh in a guest of its own on that kernel;
@@ -23,7 +23,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=harness/settings.sh
 . harness/settings.sh
-list=tests/mutants
+list=tests/data/mutants
 work=$PWD/build/mutants-kcsan
 start=$SECONDS
 
@@ -45,7 +45,7 @@ fi
 
 dir=$(harness/debug-kernel.sh kcsan)
 release=$(cat "$dir/include/config/kernel.release")
-make --no-print-directory KDIR="$dir" tests/lwnfs-race test-modules >/dev/null
+make --no-print-directory KDIR="$dir" tests/programs/lwnfs-race test-modules >/dev/null
 rm -rf "$work"
 for name in original "${names[@]}"; do
 	mkdir -p "$work/$name"

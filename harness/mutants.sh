@@ -3,7 +3,7 @@
 #
 # Usage: harness/mutants.sh [NAME...]
 #
-# make mutants: build lwnfs and each mutant of lwnfs.c in tests/mutants
+# make mutants: build lwnfs and each mutant of lwnfs.c in tests/data/mutants
 # (or the NAMEs given) for the distro's kernel, or KERNELRELEASE, and run
 # the module's suites against each in a guest (harness/guest/mutants.sh):
 # first lwnfs as it is, which must pass, then every mutant marked neither
@@ -30,7 +30,7 @@ cd "$(dirname "$0")/.."
 harness/deps.sh
 release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
 kdir=/lib/modules/$release/build
-list=tests/mutants
+list=tests/data/mutants
 work=$PWD/build/mutants
 start=$SECONDS
 

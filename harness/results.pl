@@ -11,7 +11,7 @@
 # (harness/run-json.pl): date, commit, kernel, machine, QEMU TCG or KVM.
 # Nothing is written that the files do not hold.  With -o, the two files
 # go to DIR/docs/results.md and DIR/README.md instead (the README read
-# from the tree still), for tests/results-check.sh.  RESULTS_TREE=DIR
+# from the tree still), for tests/checks/results-check.sh.  RESULTS_TREE=DIR
 # reads another copy of the tree.  Exits non-zero with a one-line
 # message when a file cannot be read, lacks a figure the page shows, or
 # README.md lacks the two comments.

@@ -10,7 +10,7 @@
 # with security=selinux, and tests/selinux/10-labels.bats loads the
 # policy of tests/selinux/policy.conf, compiled here with checkpolicy
 # (-U allow: what it does not name is allowed), into a kernel left
-# permissive.  Then each mutant of tests/mutants marked "selinux:", built
+# permissive.  Then each mutant of tests/data/mutants marked "selinux:", built
 # here, runs against the same suite in the same guest
 # (harness/guest/selinux.sh): each must fail it.
 # LWNFS_SELINUX_BREAK=no-selinux boots without security=selinux, to see
@@ -51,13 +51,13 @@ checkpolicy -U allow -o "$dir/policy" tests/selinux/policy.conf >"$log" 2>&1 || 
 }
 
 # The mutants marked "selinux:", each built in a directory of its own.
-listed=$(harness/mutant.pl tests/mutants) || { echo "selinux: tests/mutants does not parse" >&2; exit 1; }
+listed=$(harness/mutant.pl tests/data/mutants) || { echo "selinux: tests/data/mutants does not parse" >&2; exit 1; }
 : >"$dir/todo"
 while IFS=$'\t' read -r name _ how _; do
 	[ "$how" = selinux ] || continue
 	mkdir -p "$dir/$name"
 	cp Kbuild conftest.sh lwnfs.h "$dir/$name/"
-	harness/mutant.pl tests/mutants "$name" lwnfs.c >"$dir/$name/lwnfs.c"
+	harness/mutant.pl tests/data/mutants "$name" lwnfs.c >"$dir/$name/lwnfs.c"
 	make -C "$kdir" M="$dir/$name" modules >"$dir/$name/build.log" 2>&1 || {
 		echo "selinux: mutant $name does not build (see $dir/$name/build.log)" >&2
 		exit 1

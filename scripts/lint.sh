@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make lint: the checks the kernel's 0-day bot runs, on lwnfs.  checkpatch
-# --strict, sparse (C=2) and W=1 on the module and on tests/delay's,
+# --strict, sparse (C=2) and W=1 on the module and on tests/programs/delay's,
 # coccicheck's semantic patches, shellcheck on the scripts, the docs
-# against the tree (tests/docs-check.sh) and the JSON of the last runs
-# (tests/results-check.sh), lwnfs.5's promises against the tests
-# (tests/promises-check.sh), the Makefile's and deps.sh's refusals
-# (tests/refusals-check.sh), mandoc, groff and lintian on the man
+# against the tree (tests/checks/docs-check.sh) and the JSON of the last runs
+# (tests/checks/results-check.sh), lwnfs.5's promises against the tests
+# (tests/checks/promises-check.sh), the Makefile's and deps.sh's refusals
+# (tests/checks/refusals-check.sh), mandoc, groff and lintian on the man
 # page and the Debian package.  Prints each finding; exits non-zero if
 # there is any.
 set -euo pipefail
@@ -42,12 +42,12 @@ check() {
 checkpatch() {
 	local c=("$src/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types)
 	local f files=()
-	for f in tests/*.c tests/delay/*.c; do
-		[ "$f" = tests/lwnfs-peers.c ] || files+=("$f")
+	for f in tests/programs/*.c tests/programs/delay/*.c; do
+		[ "$f" = tests/programs/lwnfs-peers.c ] || files+=("$f")
 	done
 	local rc=0
-	"${c[@]}" -f lwnfs.c lwnfs.h tests/*.h "${files[@]}" || rc=1
-	"${c[@]}" --ignore CAMELCASE -f tests/lwnfs-peers.c || rc=1
+	"${c[@]}" -f lwnfs.c lwnfs.h tests/programs/*.h "${files[@]}" || rc=1
+	"${c[@]}" --ignore CAMELCASE -f tests/programs/lwnfs-peers.c || rc=1
 	return "$rc"
 }
 
@@ -92,13 +92,13 @@ check checkpatch checkpatch
 check "W=1 and sparse" kbuild
 check coccicheck coccicheck
 check shellcheck shellcheck -x conftest.sh harness/*.sh harness/guest/*.sh \
-	tests/*.sh tests/*.bats tests/install/*.bats tests/life/*.bats tests/selinux/*.bats \
+	tests/checks/*.sh tests/*.bats tests/install/*.bats tests/life/*.bats tests/selinux/*.bats \
 	tests/secureboot/*.bats tests/secureboot/helpers.bash tests/helpers.bash .ci/run \
 	scripts/*.sh debian/tests/modprobe-mount
-check docs tests/docs-check.sh
-check results tests/results-check.sh
-check promises tests/promises-check.sh
-check refusals tests/refusals-check.sh
+check docs tests/checks/docs-check.sh
+check results tests/checks/results-check.sh
+check promises tests/checks/promises-check.sh
+check refusals tests/checks/refusals-check.sh
 package() {
 	make --no-print-directory deb >/dev/null && scripts/lint-package.sh
 }

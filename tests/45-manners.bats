@@ -8,7 +8,7 @@
 
 load helpers
 
-IO=$TREE/tests/lwnfs-io
+IO=$TREE/tests/programs/lwnfs-io
 
 setup() {
 	load_lwnfs

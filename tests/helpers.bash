@@ -13,7 +13,7 @@ TREE=.
 [[ ${BASH_SOURCE[0]} != */* ]] || TREE=${BASH_SOURCE[0]%/*}
 TREE=$(cd "$TREE/.." && pwd)
 KO=${LWNFS_KO:-$TREE/lwnfs.ko}
-READER=$TREE/tests/lwnfs-reader
+READER=$TREE/tests/programs/lwnfs-reader
 MNT=/tmp/lwnfs
 C=$MNT/counter
 # What tests make outside lwnfs: a tmpfs of their own, the yardstick, and

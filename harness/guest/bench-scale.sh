@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Inside a test guest: lwnfs against tmpfs as directories grow
-# (tests/lwnfs-scale, N = LWNFS_SCALE_N, default 1000 10000 100000), then
-# taking a value against the peers (tests/lwnfs-peers) with a
+# (tests/programs/lwnfs-scale, N = LWNFS_SCALE_N, default 1000 10000 100000), then
+# taking a value against the peers (tests/programs/lwnfs-peers) with a
 # redis-server of the root's started here; scale.json and peers.json
 # left in $LWNFS_OUT for vm.sh -o to hand back, and guest.json: the
 # kernel and the accelerator they were measured on.
@@ -20,7 +20,7 @@ mkdir -p /tmp/lwnfs /tmp/tmpfs /run/redis-bench
 # and the directory it is made in.
 mount -t lwnfs -o "max_counters=$((largest + 1002))" lwnfs /tmp/lwnfs
 mount -t tmpfs -o size=1G,nr_inodes=0 tmpfs /tmp/tmpfs
-tests/lwnfs-scale /tmp/lwnfs /tmp/tmpfs "$LWNFS_OUT/scale.json" "${sizes[@]}"
+tests/programs/lwnfs-scale /tmp/lwnfs /tmp/tmpfs "$LWNFS_OUT/scale.json" "${sizes[@]}"
 
 # Redis on loopback too: the guest has it down.
 ip link set lo up
@@ -37,7 +37,7 @@ done
 	echo "bench-scale: redis-server did not open $sock in 10 s" >&2
 	exit 1
 }
-tests/lwnfs-peers /tmp/lwnfs/counter /tmp/tmpfs "$sock" "$port" "$LWNFS_OUT/peers.json"
+tests/programs/lwnfs-peers /tmp/lwnfs/counter /tmp/tmpfs "$sock" "$port" "$LWNFS_OUT/peers.json"
 redis-cli -s "$sock" shutdown nosave >/dev/null
 umount /tmp/lwnfs /tmp/tmpfs
 rmmod lwnfs

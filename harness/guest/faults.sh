@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Inside a guest on the sanitizer kernel: tests/lwnfs-fault, which fails
+# Inside a guest on the sanitizer kernel: tests/programs/lwnfs-fault, which fails
 # each allocation of each lwnfs system call in turn through fail-nth, then
 # the sanitizers' own checks (kmemleak: what an unwind path forgot).
 # An injected vmalloc() failure makes the kernel print the allocation's
@@ -30,7 +30,7 @@ echo 0 >"$debugfs/fail_page_alloc/min-order"
 mnt=$(mktemp -d)
 mkdir "$mnt/a" "$mnt/b"
 rc=0
-tests/lwnfs-fault ./lwnfs.ko "$mnt/a" "$mnt/b" || rc=1
+tests/programs/lwnfs-fault ./lwnfs.ko "$mnt/a" "$mnt/b" || rc=1
 
 "$here/sanitizers.sh" finish || rc=1
 

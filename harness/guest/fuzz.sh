@@ -16,7 +16,7 @@ mkdir -p "$mnt"
 mount -t lwnfs -o uid=65534,gid=65534,max_counters=64 lwnfs "$mnt"
 
 start=$SECONDS
-tests/lwnfs-fuzz -s "$seed" -n "$ops" "$mnt"
+tests/programs/lwnfs-fuzz -s "$seed" -n "$ops" "$mnt"
 echo "fuzz: lwnfs-fuzz: $ops operations in $((SECONDS - start)) s"
 
 # Trinity picks its files from the victim path; as nobody it can harm
@@ -42,7 +42,7 @@ if { [ "$rc" != 0 ] && [ "$rc" != 130 ]; } || [ "${ran:-0}" -eq 0 ]; then
 	exit 1
 fi
 
-tests/lwnfs-fuzz -s "$seed" -n 0 "$mnt" >/dev/null
+tests/programs/lwnfs-fuzz -s "$seed" -n 0 "$mnt" >/dev/null
 umount "$mnt"
 rmmod lwnfs
 echo "fuzz: lwnfs consistent afterwards; module unloaded"

@@ -5,7 +5,7 @@
 #
 # In the guest of make bench-profile: where the time of a read goes.
 # perf samples, on its software clock (TCG emulates no PMU), the kernel
-# under each of three loops of tests/lwnfs-bench --loop: lwnfs's counter
+# under each of three loops of tests/programs/lwnfs-bench --loop: lwnfs's counter
 # read with pread, /dev/zero read with preadv (its ->read_iter, the
 # iterator floor) and with pread (its ->read).  Each report, the kernel's
 # functions by their share of the samples, goes to profile-NAME.txt.
@@ -21,7 +21,7 @@ for run in "lwnfs pread /tmp/lwnfs/counter" "zero-iter preadv /dev/zero" \
 	"zero-read pread /dev/zero"; do
 	read -r name how file <<<"$run"
 	perf record -q -e cpu-clock -F 2000 -o /tmp/perf.data -- \
-		tests/lwnfs-bench --loop "$how" "$file" "$n"
+		tests/programs/lwnfs-bench --loop "$how" "$file" "$n"
 	{
 		echo "# $how of $file, $n calls, kernel $(uname -r)"
 		perf report -i /tmp/perf.data --stdio --quiet --sort sym \

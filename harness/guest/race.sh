@@ -5,17 +5,17 @@
 # The races no functional test can order, run for KCSAN to see
 # (harness/debug-kernel.sh kcsan) for LWNFS_RACE_SECONDS (default 60):
 #  - remounts that change uid=, gid=, mode= and max_counters= (with
-#    mount(2), tests/lwnfs-race remount) against two readers of
-#    /proc/self/mounts (tests/lwnfs-race show), whose line
+#    mount(2), tests/programs/lwnfs-race remount) against two readers of
+#    /proc/self/mounts (tests/programs/lwnfs-race show), whose line
 #    lwnfs_show_options() writes from the options under sbi->lock; the
 #    readers also check that uid= and gid= come from one remount (each
 #    sets them as a pair);
 #  - two writers of one counter (each open truncates it: setattr);
 #  - on another counter, rounds of a write against futimens(2) let go at
-#    once (tests/lwnfs-race times), after each of which its times must be
+#    once (tests/programs/lwnfs-race times), after each of which its times must be
 #    the last one's, not a mix;
 #  - on a third, the same rounds with the write held for 20 ms between
-#    setting ctime and mtime (tests/delay's module, built against the
+#    setting ctime and mtime (tests/programs/delay's module, built against the
 #    guest's kernel) and the futimens(2) sent in once the module says a
 #    write is held: the window KCSAN's sampling meets once in thousands
 #    of rounds, entered on purpose (it needs the guest's 2 CPUs);
@@ -41,8 +41,8 @@
 set -euo pipefail
 
 module=${1:-lwnfs.ko}
-race=$PWD/tests/lwnfs-race
-delay_module=$PWD/tests/delay/lwnfs_delay.ko
+race=$PWD/tests/programs/lwnfs-race
+delay_module=$PWD/tests/programs/delay/lwnfs_delay.ko
 seconds=${LWNFS_RACE_SECONDS:-60}
 here=$(cd "$(dirname "$0")" && pwd)
 mnt=/tmp/lwnfs-race ops=/tmp/race-ops
@@ -62,7 +62,7 @@ echo "${LWNFS_RACE_UDELAY:-80}" >"$delay"
 rm -rf "$ops"
 mkdir -p "$mnt" "$ops"
 insmod "$module"
-insmod "$delay_module" || fail "tests/delay's module did not load"
+insmod "$delay_module" || fail "tests/programs/delay's module did not load"
 mount -t lwnfs lwnfs "$mnt"
 mkdir "$mnt/d"
 cd "$mnt/d"
@@ -84,7 +84,7 @@ loop write2 put 2 &
 "$race" times w "$seconds" /sys/module/lwnfs_delay/parameters/holding & pids+=($!)
 loop made made &
 for pid in "${pids[@]}"; do
-	wait "$pid" || fail "tests/lwnfs-race: status $? (above)"
+	wait "$pid" || fail "tests/programs/lwnfs-race: status $? (above)"
 done
 wait
 

@@ -60,7 +60,7 @@ grep -q '^lwnfs ' /proc/modules || insmod lwnfs.ko
 mount -t lwnfs lwnfs "$m1"
 
 echo 0 >"$m1/counter"
-for i in 1 2 3 4; do tests/lwnfs-reader -t 2 -n 5000 "$m1/counter" >"/tmp/stress-values.$i" & done
+for i in 1 2 3 4; do tests/programs/lwnfs-reader -t 2 -n 5000 "$m1/counter" >"/tmp/stress-values.$i" & done
 wait
 total=$(cat /tmp/stress-values.* | wc -l)
 distinct=$(sort -n /tmp/stress-values.* | uniq | wc -l)

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: tests/walkthrough-check.sh
-#        tests/walkthrough-check.sh --run [KO]
+# Usage: tests/checks/walkthrough-check.sh
+#        tests/checks/walkthrough-check.sh --run [KO]
 #        WALKTHROUGH_TREE=DIR walkthrough-check.sh
 #
 # On the host, with no guest: is docs/walkthrough.md still true to the
@@ -44,10 +44,10 @@
 #
 # To see it fail: cp -r . /tmp/t, change a quoted line of /tmp/t/lwnfs.c,
 # or a counter's value in a session of /tmp/t/docs/walkthrough.md, then
-# WALKTHROUGH_TREE=/tmp/t tests/walkthrough-check.sh.
+# WALKTHROUGH_TREE=/tmp/t tests/checks/walkthrough-check.sh.
 set -euo pipefail
 
-tree=${WALKTHROUGH_TREE:-$(cd "$(dirname "$0")/.." && pwd)}
+tree=${WALKTHROUGH_TREE:-$(cd "$(dirname "$0")/../.." && pwd)}
 doc=$tree/docs/walkthrough.md
 [ -r "$doc" ] || { echo "walkthrough: cannot read $doc" >&2; exit 1; }
 run='' ko=''

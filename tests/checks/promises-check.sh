@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: tests/promises-check.sh
+# Usage: tests/checks/promises-check.sh
 #        PROMISES_TREE=DIR promises-check.sh
 #
-# On the host, with no guest: does tests/promises still map every promise
+# On the host, with no guest: does tests/data/promises still map every promise
 # of lwnfs.5 to the tests that check it?  In the tree PROMISES_TREE
 # (default: the one holding this script) it reads the sentences of
 # lwnfs.5's DESCRIPTION (its subsections included), OPTIONS, ERRORS and
@@ -18,20 +18,20 @@
 #  - each of those sentences has an entry: a new promise must be mapped,
 #    or skipped with a reason;
 #  - each test an entry names exists: "FILE: @test "NAME"" a test of
-#    that bats file, "FILE: op "NAME"" an operation of tests/lwnfs-fault.c;
+#    that bats file, "FILE: op "NAME"" an operation of tests/programs/lwnfs-fault.c;
 #  - no entry is "untested", none names no test, no ID is used twice;
 #  - lwnfs.5 uses no request or escape this script cannot read there.
-# tests/promises says its own form.  Prints one line per problem on
+# tests/data/promises says its own form.  Prints one line per problem on
 # stderr and exits 1; else prints "promises: ok (N promises, N tests)".
 #
 # To see it fail: cp -r . /tmp/t, reword a sentence of /tmp/t/lwnfs.5 or
 # rename a mapped @test in /tmp/t/tests, then
-# PROMISES_TREE=/tmp/t tests/promises-check.sh.
+# PROMISES_TREE=/tmp/t tests/checks/promises-check.sh.
 set -euo pipefail
 
-tree=${PROMISES_TREE:-$(cd "$(dirname "$0")/.." && pwd)}
+tree=${PROMISES_TREE:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$tree"
-map=tests/promises
+map=tests/data/promises
 for f in lwnfs.5 "$map"; do
 	[ -r "$f" ] || { echo "promises: cannot read $tree/$f" >&2; exit 1; }
 done
@@ -237,7 +237,7 @@ for id in ${ids[@]+"${ids[@]}"}; do
 		if [ ! -f "$file" ]; then
 			problem "$where: no file $file"
 		elif [[ $kind == @test && $file != tests/*.bats && $file != tests/*/*.bats ]] ||
-			[[ $kind == op && $file != tests/lwnfs-fault.c ]]; then
+			[[ $kind == op && $file != tests/programs/lwnfs-fault.c ]]; then
 			problem "$where: $file: $kind: not a suite with such tests"
 		elif ! has_test "$file" "$kind" "$name"; then
 			problem "$where: $file has no $kind \"$name\""

@@ -17,7 +17,7 @@
  * times are the last one's: a write's (mtime equal to ctime) or the
  * setter's (its mtime).  Exits non-zero on times of neither, printing
  * them.  With HOLDING, the writer is named "lwnfs-race-held", the task
- * whose writes tests/delay's module holds between setting ctime and
+ * whose writes tests/programs/delay's module holds between setting ctime and
  * mtime, and the setter waits (up to 100 ms) for HOLDING, that module's
  * "holding" parameter, to say a write is held before it sets the times:
  * in the middle of the write.  Exits non-zero if no round's setter came

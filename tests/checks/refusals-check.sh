@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: tests/refusals-check.sh
+# Usage: tests/checks/refusals-check.sh
 #
 # On the host, with no guest and no build: the one-line refusals a user
 # meets before anything is touched, each on a faked host.
@@ -26,10 +26,10 @@
 # To see it fail: in a copy of the tree, change a package name in the
 # Makefile's headers_* lines, take out its vermagic test, or make
 # harness/deps.sh take any architecture; then run the copy's
-# tests/refusals-check.sh.
+# tests/checks/refusals-check.sh.
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 tree=$PWD
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

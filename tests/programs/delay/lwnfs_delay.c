@@ -6,12 +6,12 @@
  * A write sets a counter's ctime, then its mtime from it, under the inode
  * lock, as a setattr (futimens(2)) sets both under that lock too: the
  * times left are one's or the other's, never a mix.  Without the lock
- * (tests/mutants, write-times-unlocked) a setattr could land between the
+ * (tests/data/mutants, write-times-unlocked) a setattr could land between the
  * two stores, a window a few instructions wide that a test meets once in
  * thousands of runs.  A kretprobe on inode_set_ctime_current() holds the
  * task named comm= for delay_us microseconds when that call has just set
  * an lwnfs inode's ctime: between the two stores.  holding reads 1
- * while a write is held: tests/lwnfs-race's "times ... HOLDING" waits for
+ * while a write is held: tests/programs/lwnfs-race's "times ... HOLDING" waits for
  * it and sends its setter in then.  delays counts the holds.
  */
 #include <linux/atomic.h>

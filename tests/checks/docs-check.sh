@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: tests/docs-check.sh
+# Usage: tests/checks/docs-check.sh
 #        DOCS_TREE=DIR docs-check.sh
 #
 # On the host, with no guest: are the docs (README.md, lwnfs.5 and
@@ -60,7 +60,7 @@
 # remove a target from /tmp/t/Makefile, write "`EFAULT` for anything
 # else" in /tmp/t/docs/walkthrough.md, a command frobnicate in a sh block
 # of /tmp/t/README.md or "run cmake first" in its Troubleshooting, then
-# DOCS_TREE=/tmp/t tests/docs-check.sh.
+# DOCS_TREE=/tmp/t tests/checks/docs-check.sh.
 set -euo pipefail
 
 # Names the docs put in backticks that lwnfs's code does not contain.
@@ -150,7 +150,7 @@ declare -A VFS_ERRNOS=(
 	[ERANGE]="kstrtos64(), whose error lwnfs_write_iter() returns"
 )
 
-tree=${DOCS_TREE:-$(cd "$(dirname "$0")/.." && pwd)}
+tree=${DOCS_TREE:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$tree"
 if [ ! -f lwnfs.c ] || [ ! -f Makefile ]; then
 	echo "docs: $tree is not an lwnfs tree" >&2

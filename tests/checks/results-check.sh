@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: tests/results-check.sh
+# Usage: tests/checks/results-check.sh
 #        RESULTS_TREE=DIR results-check.sh
 #
 # On the host, with no guest: are docs/results.md and README.md's kernel
@@ -17,13 +17,13 @@
 #
 # To see it fail: cp -r . /tmp/t, change a figure in
 # /tmp/t/docs/data/bench.json (or a line of /tmp/t/docs/results.md), then
-# RESULTS_TREE=/tmp/t tests/results-check.sh.
+# RESULTS_TREE=/tmp/t tests/checks/results-check.sh.
 set -euo pipefail
 
-tree=${RESULTS_TREE:-$(cd "$(dirname "$0")/.." && pwd)}
+tree=${RESULTS_TREE:-$(cd "$(dirname "$0")/../.." && pwd)}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-RESULTS_TREE=$tree "$(dirname "$0")/../harness/results.pl" -o "$tmp" || {
+RESULTS_TREE=$tree "$(dirname "$0")/../../harness/results.pl" -o "$tmp" || {
 	echo "results: harness/results.pl failed on $tree/docs/data" >&2
 	exit 1
 }
@@ -40,7 +40,7 @@ done
 
 # matrix.sh's rows: name, kernel, compiler, suites, passed, failed,
 # skipped, seconds, result, times.
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$tmp/tree/docs"
 cp -r "$tree/docs/data" "$tmp/tree/docs/"
 cp "$tree/README.md" "$tmp/tree/"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: tests/backport.sh [RELEASE]
+# Usage: tests/checks/backport.sh [RELEASE]
 #
 # On the host: lwnfs finds kernel features in the headers, not in the
 # version number.  Copies the headers of RELEASE (default: the distro's
@@ -22,7 +22,7 @@
 # Prints "backport: ok" lines; exits non-zero on a failure.
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 release=${1:-$(harness/distro-kernel.sh)}
 kdir=$(realpath "/lib/modules/$release/build")
 work=$(mktemp -d)
