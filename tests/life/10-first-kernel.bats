@@ -227,8 +227,13 @@ state() {
 	echo "$output"
 	[ "$status" = 0 ]
 	[ "$(kernels | wc -l)" = 2 ]
-	[ -z "$(dkms status -m lwnfs -k "$cloud")" ]
+	# dkms status -k names the kernel only where lwnfs is built or
+	# installed for it; lwnfs stays "added", its sources, for the others.
+	run dkms status -m lwnfs -k "$cloud"
+	echo "dkms status -k $cloud: $output"
+	[[ $output != *"$cloud"* ]]
 	run ! compgen -G "/var/lib/dkms/lwnfs/*/$cloud"
+	run ! compgen -G "/var/lib/dkms/lwnfs/kernel-$cloud-*"
 	[ ! -e "/lib/modules/$cloud" ]
 	[ "$(built_for)" = "$(kernels)" ]
 }
