@@ -90,12 +90,8 @@ check checkpatch checkpatch
 check "W=1 and sparse" kbuild
 check coccicheck coccicheck
 check shellcheck shellcheck -x conftest.sh harness/*.sh harness/guest/*.sh \
-<<<<<<< HEAD
-	tests/*.sh tests/*.bats tests/install/*.bats tests/life/*.bats \
+	tests/*.sh tests/*.bats tests/install/*.bats tests/life/*.bats tests/selinux/*.bats \
 	tests/secureboot/*.bats tests/secureboot/helpers.bash tests/helpers.bash .ci/run \
-=======
-	tests/*.sh tests/*.bats tests/install/*.bats tests/life/*.bats tests/selinux/*.bats tests/helpers.bash .ci/run \
->>>>>>> manners2
 	scripts/*.sh debian/tests/modprobe-mount
 check docs tests/docs-check.sh
 check promises tests/promises-check.sh
