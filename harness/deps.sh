@@ -10,9 +10,9 @@
 # needs; "selinux": checkpolicy, which compiles make check-selinux's
 # policy; "secureboot": the UEFI firmware with Secure Boot (ovmf), what
 # makes a FAT EFI system partition without a loop device (dosfstools,
-# mtools) and sbverify (sbsigntool), for vm.sh -U), from Debian's
-# archive: only what is missing, so a second run does nothing.  Not
-# root: print the one apt command to run instead.
+# mtools), for vm.sh -U), from Debian's archive: only what is missing, so
+# a second run does nothing.  Not root: print the one apt command to run
+# instead.
 #
 # i386: a host whose kernel runs 32-bit x86 programs runs the root's
 # natively; one that does not (arch-test says so, whatever its kernel's
@@ -75,7 +75,7 @@ if [ "${1:-}" = selinux ]; then
 	extra+=(checkpolicy)
 fi
 if [ "${1:-}" = secureboot ]; then
-	extra+=(ovmf dosfstools mtools sbsigntool)
+	extra+=(ovmf dosfstools mtools)
 fi
 # i386 natively unless the host cannot, or LWNFS_I386=qemu says not to.
 # The handler an earlier LWNFS_I386=qemu left would hide a host that can:
