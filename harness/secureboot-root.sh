@@ -10,16 +10,17 @@
 # chroot (not in the guest: under TCG that costs minutes), so that DKMS
 # builds lwnfs for the root's kernel and signs it with its own key,
 # /var/lib/dkms/mok.key and mok.pub, which it makes then.
-# The base root, made once and kept, is $LWNFS_CACHE/secureboot/base: a copy of
-# the bookworm life root (root.sh bookworm-life: bookworm's signed
-# kernel without headers, and an offline archive holding the headers),
-# with what a Debian machine that boots with Secure Boot has: shim-signed
-# (shim, and MokManager from shim-helpers-amd64-signed),
+# The base root, made once and kept, is $LWNFS_CACHE/secureboot/base:
+# a copy of the bookworm life root (root.sh bookworm-life: bookworm's
+# signed kernel without headers, and an offline archive holding the
+# headers), with what a Debian machine that boots with Secure Boot has:
+# shim-signed (shim, and MokManager from shim-helpers-amd64-signed),
 # grub-efi-amd64-signed and mokutil, installed with apt in a chroot from
-# the archive the host's apt sources name (settings.sh's lwnfs_apt_sources:
-# bookworm and its updates), which the root then forgets again: its only
-# apt source stays the offline archive.  It is made again when the life
-# root's package list, its kernel, or the list here change.
+# the archive the host's apt sources name (settings.sh's
+# lwnfs_apt_sources: bookworm and its updates), which the root then
+# forgets again: its only apt source stays the offline archive.  It is
+# made again when the life root's package list, its kernel, or the list
+# here change.
 # Prints the path of the root with DEB installed.
 set -euo pipefail
 
