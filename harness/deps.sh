@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/deps.sh [lint|debug|bench|profile|foreign|i386|selinux]
+# Usage: harness/deps.sh [lint|debug|bench|profile|foreign|i386|selinux|secureboot]
 # Install what building lwnfs and booting its test guests needs (with
 # "lint": what make lint needs; "debug": what building a kernel and
 # fuzzing need; "bench": the peers make bench-scale measures and
@@ -9,8 +9,11 @@
 # "foreign": what making ARM roots under qemu-user and
 # booting ARM guests need; "i386": what running the i386 root's programs
 # needs; "selinux": checkpolicy, which compiles make check-selinux's
-# policy), from Debian's archive: only what is missing, so a second run
-# does nothing.  Not root: print the one apt command to run instead.
+# policy; "secureboot": the UEFI firmware with Secure Boot (ovmf), what
+# makes a FAT EFI system partition without a loop device (dosfstools,
+# mtools), for vm.sh -U), from Debian's archive: only what is missing, so
+# a second run does nothing.  Not root: print the one apt command to run
+# instead.
 #
 # i386: a host whose kernel runs 32-bit x86 programs runs the root's
 # natively; one that does not (arch-test says so, whatever its kernel's
@@ -99,6 +102,9 @@ if [ "${1:-}" = foreign ]; then
 fi
 if [ "${1:-}" = selinux ]; then
 	extra+=(checkpolicy)
+fi
+if [ "${1:-}" = secureboot ]; then
+	extra+=(ovmf dosfstools mtools)
 fi
 # i386 natively unless the host cannot, or LWNFS_I386=qemu says not to.
 # The handler an earlier LWNFS_I386=qemu left would hide a host that can:

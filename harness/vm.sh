@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Usage: harness/vm.sh [-r ROOT [-w [-s]]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS]
-#              [-o DIR] [-a REGEX] [-c] [-A PARAMS] [-i] [--] COMMAND...
+#              [-o DIR] [-a REGEX] [-c] [-A PARAMS] [-U VARS] [-i] [--] COMMAND...
 #
 # Boot a Debian kernel (default: the distro's) in QEMU, with the host's root
 # shared read-only over 9p under a tmpfs overlay, run COMMAND as root in the
@@ -31,14 +31,26 @@
 # Trace:" line is not a problem either, for a COMMAND that checks each
 # stack in the log itself (harness/guest/faults.sh).  -A PARAMS: more
 # kernel parameters (module.sig_enforce=1, lockdown=integrity).
+# -U VARS: boot as a Debian machine with UEFI Secure Boot does, in place
+# of QEMU's -kernel (x86-64 only): OVMF's Secure Boot firmware
+# (OVMF_CODE_4M.secboot.fd, harness/deps.sh secureboot) on a q35 machine
+# with SMM, its variable store the file VARS, used and changed in place
+# (a copy of OVMF_VARS_4M.ms.fd, whose keys are Microsoft's); an EFI
+# system partition made for the boot, a FAT image as grub-install
+# --removable lays it out: the root's (or the host's) shim-signed as
+# EFI/BOOT/BOOTX64.EFI, MokManager beside it, and grub-efi-amd64-signed's
+# grub, which reads EFI/debian/grub.cfg (its built-in prefix); that file
+# boots the kernel and the initramfs, copied onto the partition, with the
+# command line vm.sh gives either way.  shim checks grub, grub has shim
+# check the kernel.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=harness/settings.sh
 . "$here/settings.sh"
 release='' timeout=$LWNFS_TOOL_TIMEOUT interactive=0 outdir='' kernel='' modroot='' root='' own_modules=''
-allowed='^$' call_trace='^$' writable='' systemd='' params=''
-while getopts r:wsk:K:M:t:o:a:cA:i opt; do
+allowed='^$' call_trace='^$' writable='' systemd='' params='' vars=''
+while getopts r:wsk:K:M:t:o:a:cA:U:i opt; do
 	case $opt in
 	r) root=$(cd "$OPTARG" && pwd) ;;
 	w) writable=1 ;;
@@ -67,8 +79,10 @@ while getopts r:wsk:K:M:t:o:a:cA:i opt; do
 		done ;;
 	c) call_trace=$LWNFS_KERNEL_CALL_TRACE ;;
 	A) params=$OPTARG ;;
+	U) vars=$OPTARG
+		[ -w "$vars" ] || { echo "vm: -U: cannot write $vars" >&2; exit 2; } ;;
 	i) interactive=1 ;;
-	*) echo "usage: vm.sh [-r ROOT [-w [-s]]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS] [-o DIR] [-a REGEX] [-c] [-A PARAMS] [-i] [--] COMMAND..." >&2; exit 2 ;;
+	*) echo "usage: vm.sh [-r ROOT [-w [-s]]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS] [-o DIR] [-a REGEX] [-c] [-A PARAMS] [-U VARS] [-i] [--] COMMAND..." >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
@@ -159,6 +173,27 @@ board='' cpu='' console='' bus='' remedy=''
 read -r board cpu console bus remedy <<<"$rest"
 machine=("$bin")
 [ "$board" = - ] || machine+=(-M "$board")
+# -U: what the boot through shim and grub needs.
+firmware=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
+shim=${root}/usr/lib/shim/shimx64.efi.signed
+mokmanager=${root}/usr/lib/shim/mmx64.efi.signed
+grub=${root}/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed
+if [ -n "$vars" ]; then
+	[ "$bin" = qemu-system-x86_64 ] || { echo "vm: -U boots x86-64 kernels only" >&2; exit 2; }
+	for file in "$firmware:ovmf (harness/deps.sh secureboot)" "$shim:shim-signed" \
+		"$mokmanager:shim-helpers-amd64-signed" "$grub:grub-efi-amd64-signed"; do
+		[ -r "${file%%:*}" ] || {
+			echo "vm: -U: ${file%%:*} is missing (${file#*:}${root:+ in $root})" >&2
+			exit 1
+		}
+	done
+	if ! command -v mkfs.fat >/dev/null || ! command -v mcopy >/dev/null; then
+		echo "vm: -U: mkfs.fat or mcopy is missing (harness/deps.sh secureboot)" >&2
+		exit 1
+	fi
+	# Secure Boot's firmware keeps its variables in SMM.
+	machine+=(-M "q35,smm=on")
+fi
 
 # KVM only where a vCPU really runs: /dev/kvm alone is not enough (some
 # hosts have it, and QEMU starts a KVM guest there, whose vCPU never
@@ -186,9 +221,9 @@ command -v "$bin" >/dev/null || {
 	exit 1
 }
 
-results=$(mktemp -d)
+results=$(mktemp -d) esp=''
 units=()
-trap 'rm -rf "$results" "${units[@]}"' EXIT
+trap 'rm -rf "$results" "${units[@]}" ${esp:+"$esp" "$esp.cfg"}' EXIT
 # -s: the root's own init, and a unit that runs booted.sh once systemd
 # has started it, wanted by the targets a boot can end in.  It stays
 # through the isolation into emergency.target; started as a simple
@@ -236,12 +271,48 @@ append+=" lwnfs_init=$init lwnfs_accel=$accel_name${writable:+ lwnfs_rw=1}${para
 # forking and exec'ing (what bats does all day) take a third less time.
 [ "$bin/$accel_name" != qemu-system-x86_64/tcg ] || append+=" tsc=reliable"
 qemu=("${machine[@]}" "${accel[@]}" -m "$LWNFS_GUEST_MEMORY" -smp "$LWNFS_GUEST_CPUS" -nodefaults
-	-display none -no-reboot -kernel "$kernel" -initrd "$initrd"
-	-append "$append"
+	-display none -no-reboot
 	-fsdev "local,id=hostroot,path=${root:-/},security_model=none$ro,multidevs=remap"
 	-device "virtio-9p-$bus,fsdev=hostroot,mount_tag=hostroot"
 	-fsdev "local,id=results,path=$results,security_model=none"
 	-device "virtio-9p-$bus,fsdev=results,mount_tag=results")
+if [ -z "$vars" ]; then
+	qemu+=(-kernel "$kernel" -initrd "$initrd" -append "$append")
+else
+	# grub's script would read these as its own syntax.
+	case $append in *[\$\;\"\'\\\{\}\|\&\<\>\#]*)
+		echo "vm: -U: the command line has a character grub.cfg would interpret: $append" >&2
+		exit 2 ;;
+	esac
+	esp=$(mktemp)
+	cat >"$esp.cfg" <<GRUB
+# harness/vm.sh -U: one boot of $release, no menu.
+echo 'lwnfs-vm: grub boots /lwnfs/vmlinuz-$release'
+linux /lwnfs/vmlinuz-$release $append
+initrd /lwnfs/initrd.img
+boot
+GRUB
+	# The files, 4 MiB for FAT's own, in KiB.
+	size=$(du -kcL "$shim" "$mokmanager" "$grub" "$kernel" "$initrd" | tail -n 1 | cut -f1)
+	rm -f "$esp"
+	mkfs.fat -C -n LWNFS-ESP "$esp" $((size + 4096)) >/dev/null
+	export MTOOLS_SKIP_CHECK=1
+	mmd -i "$esp" ::/EFI ::/EFI/BOOT ::/EFI/debian ::/lwnfs
+	mcopy -i "$esp" "$shim" ::/EFI/BOOT/BOOTX64.EFI
+	mcopy -i "$esp" "$mokmanager" ::/EFI/BOOT/mmx64.efi
+	mcopy -i "$esp" "$grub" ::/EFI/BOOT/grubx64.efi
+	mcopy -i "$esp" "$esp.cfg" ::/EFI/debian/grub.cfg
+	mcopy -i "$esp" "$kernel" "::/lwnfs/vmlinuz-$release"
+	mcopy -i "$esp" "$initrd" ::/lwnfs/initrd.img
+	rm "$esp.cfg"
+	# The disk on the q35's SATA controller, as OVMF_VARS_4M.ms.fd's
+	# boot entry for a disk has it.
+	qemu+=(-global "driver=cfi.pflash01,property=secure,value=on"
+		-drive "if=pflash,format=raw,unit=0,readonly=on,file=$firmware"
+		-drive "if=pflash,format=raw,unit=1,file=$vars"
+		-drive "if=none,id=esp,format=raw,file=$esp"
+		-device "ide-hd,drive=esp,bus=ide.0")
+fi
 
 if [ "$interactive" = 1 ]; then
 	timeout --foreground "$timeout" "${qemu[@]}" -serial mon:stdio || true

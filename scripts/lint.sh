@@ -93,7 +93,7 @@ check "W=1 and sparse" kbuild
 check coccicheck coccicheck
 check shellcheck shellcheck -x conftest.sh harness/*.sh harness/guest/*.sh \
 	tests/checks/*.sh tests/*.bats tests/install/*.bats tests/life/*.bats tests/selinux/*.bats \
-	tests/secureboot/*.bats tests/secureboot/helpers.bash tests/helpers.bash .ci/run \
+	tests/secureboot/*.bats tests/secureboot/*.bash tests/helpers.bash .ci/run \
 	scripts/*.sh debian/tests/modprobe-mount
 check docs tests/checks/docs-check.sh
 check results tests/checks/results-check.sh

@@ -1,8 +1,11 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0
-# A kernel booted with lockdown=integrity (harness/secureboot.sh): what
-# Debian's kernel does on its own when UEFI Secure Boot is on.  It does not
-# set sig_enforce: the lockdown refuses what has no trusted signature.
+# A kernel booted with lockdown=integrity (harness/secureboot.sh): the
+# lockdown Debian's kernel puts itself in when UEFI Secure Boot is on,
+# alone.  It does not set sig_enforce: the lockdown refuses what has no
+# trusted signature.  (Under Secure Boot Debian's kernel enforces
+# signatures too, and refuses as 10-sig-enforce.bats shows: see
+# 30-uefi-before-mok.bats.)
 
 load helpers
 

@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: harness/secureboot-root.sh DEB
+#
+# Make the root of the UEFI Secure Boot guests (harness/uefi-mok.sh),
+# $LWNFS_CACHE/secureboot/bookworm-uefi, afresh: a copy of a base root,
+# with this tree at /srv/lwnfs and the package DEB (lwnfs-dkms) installed
+# as a user installs it, "apt install ./DEB linux-headers-RELEASE", in a
+# chroot (not in the guest: under TCG that costs minutes), so that DKMS
+# builds lwnfs for the root's kernel and signs it with its own key,
+# /var/lib/dkms/mok.key and mok.pub, which it makes then.
+# The base root, made once and kept, is $LWNFS_CACHE/secureboot/base:
+# a copy of the bookworm life root (root.sh bookworm-life: bookworm's
+# signed kernel without headers, and an offline archive holding the
+# headers), with what a Debian machine that boots with Secure Boot has:
+# shim-signed (shim, and MokManager from shim-helpers-amd64-signed),
+# grub-efi-amd64-signed and mokutil, installed with apt in a chroot from
+# the archive the host's apt sources name (settings.sh's
+# lwnfs_apt_sources: bookworm and its updates), which the root then
+# forgets again: its only apt source stays the offline archive.  It is
+# made again when the life root's package list, its kernel, or the list
+# here change.
+# Prints the path of the root with DEB installed.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=harness/settings.sh
+. "$here/settings.sh"
+deb=$(realpath "${1:?usage: secureboot-root.sh DEB}")
+[ -r "$deb" ] || { echo "secureboot-root: cannot read $deb" >&2; exit 1; }
+packages="shim-signed grub-efi-amd64-signed mokutil"
+
+dir=$LWNFS_CACHE/secureboot
+base=$dir/base
+root=$dir/bookworm-uefi
+mkdir -p "$dir"
+exec 9>"$dir/lock"
+flock 9
+
+log=$(mktemp)
+mounted=''
+trap 'rm -f "$log"; [ -z "$mounted" ] || umount "$mounted"' EXIT
+pristine=$("$here/root.sh" bookworm-life 2>"$log") || {
+	cat "$log" >&2
+	echo "secureboot-root: the bookworm life root could not be made" >&2
+	exit 1
+}
+release=$(lwnfs_root_release "$pristine")
+record="$(cat "$pristine/.lwnfs-packages") kernel:$release secureboot:$packages"
+
+# in_root ROOT COMMAND...: COMMAND in the chroot ROOT, its output in $log.
+in_root() {
+	local dest=$1
+	shift
+	chroot "$dest" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C \
+		DEBIAN_FRONTEND=noninteractive "$@" >>"$log" 2>&1 || {
+		cat "$log" >&2
+		echo "secureboot-root: '$*' failed in $dest" >&2
+		return 1
+	}
+}
+
+# make_base: the base root, at $base.
+make_base() {
+	local sources file
+	echo "secureboot-root: copying $pristine to $base, adding $packages" >&2
+	rm -rf --one-file-system "$base.new"
+	cp -a "$pristine" "$base.new"
+	# The host's archive for a moment, beside the offline one.
+	sources=$base.new/etc/apt/sources.list.d/lwnfs-secureboot.list
+	lwnfs_apt_sources | while read -r uri suite signed components; do
+		case $suite in bookworm | bookworm-updates | bookworm-security) ;; *) continue ;; esac
+		[ "$signed" = - ] || uri="[signed-by=$signed] $uri"
+		echo "deb $uri $suite $components"
+	done >"$sources"
+	[ -s "$sources" ] || {
+		echo "secureboot-root: the host's apt sources name no bookworm archive" >&2
+		exit 1
+	}
+	in_root "$base.new" apt-get -o Acquire::Languages=none update
+	# shellcheck disable=SC2086 # the list is words
+	in_root "$base.new" apt-get -y --no-install-recommends install $packages
+	in_root "$base.new" apt-get clean
+	rm "$sources"
+	in_root "$base.new" apt-get -o Acquire::Languages=none update
+	for file in /usr/lib/shim/shimx64.efi.signed /usr/lib/shim/mmx64.efi.signed \
+		/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed /usr/bin/mokutil; do
+		[ -e "$base.new$file" ] || { echo "secureboot-root: no $file in the root" >&2; exit 1; }
+	done
+	echo "$record" >"$base.new/.lwnfs-secureboot"
+	rm -rf --one-file-system "$base"
+	mv "$base.new" "$base"
+}
+[ "$(cat "$base/.lwnfs-secureboot" 2>/dev/null)" = "$record" ] || make_base
+
+# The root of this run: the base, the tree, the package.
+rm -rf --one-file-system "$root"
+cp -a "$base" "$root"
+lwnfs_copy_tree "$root" /srv/lwnfs
+mkdir -p "$root/srv/lwnfs/build"
+cp "$deb" "$root/srv/lwnfs/build/"
+# kbuild and DKMS want /proc.
+mount -t proc proc "$root/proc"
+mounted=$root/proc
+in_root "$root" apt-get -y --no-install-recommends install \
+	"/srv/lwnfs/build/${deb##*/}" "linux-headers-$release"
+umount "$mounted"
+mounted=''
+# What DKMS left: its key, and lwnfs for the root's kernel, signed with it.
+ko=$root/lib/modules/$release/updates/dkms/lwnfs.ko
+for file in "$root/var/lib/dkms/mok.key" "$root/var/lib/dkms/mok.pub" "$ko"; do
+	[ -s "$file" ] || { cat "$log" >&2; echo "secureboot-root: DKMS left no $file" >&2; exit 1; }
+done
+signer=$(modinfo -F signer "$ko")
+[ "$signer" = "DKMS module signing key" ] || {
+	cat "$log" >&2
+	echo "secureboot-root: $ko is signed by '$signer', not by DKMS's key" >&2
+	exit 1
+}
+echo "$root"
