@@ -270,6 +270,14 @@ append+=" lwnfs_init=$init lwnfs_accel=$accel_name${writable:+ lwnfs_rw=1}${para
 # the HPET, an emulated device read on every clock read: with the TSC,
 # forking and exec'ing (what bats does all day) take a third less time.
 [ "$bin/$accel_name" != qemu-system-x86_64/tcg ] || append+=" tsc=reliable"
+# Under TCG a vCPU is a host thread, which a loaded host of 2 CPUs can
+# leave unscheduled for tens of seconds: the soft-lockup watchdog, which
+# reports a CPU that ran no task switch for twice watchdog_thresh (10 s by
+# default), then reports the host, not the kernel ("soft lockup - CPU#1
+# stuck for 22s! [khugepaged:41]", a life guest's).  The longest
+# threshold it takes, 60 s: a lockup of the kernel's own still shows,
+# after 120 s.
+[ "$accel_name" != tcg ] || append+=" watchdog_thresh=60"
 qemu=("${machine[@]}" "${accel[@]}" -m "$LWNFS_GUEST_MEMORY" -smp "$LWNFS_GUEST_CPUS" -nodefaults
 	-display none -no-reboot
 	-fsdev "local,id=hostroot,path=${root:-/},security_model=none$ro,multidevs=remap"
