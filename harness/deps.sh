@@ -6,8 +6,8 @@
 # "lint": what make lint needs; "debug": what building a kernel and
 # fuzzing need; "bench": the peers make bench-scale measures and
 # gnuplot; "profile": perf, which make bench-profile runs in the guest;
-# "foreign": what making ARM roots under qemu-user and
-# booting ARM guests need; "i386": what running the i386 root's programs
+# "foreign": what making foreign roots under qemu-user and booting
+# foreign guests need (ARM, s390x, ppc64el, riscv64); "i386": what running the i386 root's programs
 # needs; "selinux": checkpolicy, which compiles make check-selinux's
 # policy; "secureboot": the UEFI firmware with Secure Boot (ovmf), what
 # makes a FAT EFI system partition without a loop device (dosfstools,
@@ -98,7 +98,9 @@ if [ "${1:-}" = debug ]; then
 		"linux-source-$(lwnfs_series "$release")")
 fi
 if [ "${1:-}" = foreign ]; then
-	extra+=(qemu-system-arm qemu-user-static binfmt-support)
+	# qemu-system-data, which these pull in, carries the firmware of each:
+	# SLOF for pseries, s390-ccw.img, OpenSBI for riscv64 virt.
+	extra+=(qemu-system-arm qemu-system-ppc qemu-system-misc qemu-user-static binfmt-support)
 fi
 if [ "${1:-}" = selinux ]; then
 	extra+=(checkpolicy)
