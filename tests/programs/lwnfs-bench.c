@@ -629,7 +629,7 @@ static void report(const char *json)
 }
 
 /* --loop pread|preadv FILE N */
-static int loop(char **argv)
+static int profile_loop(char **argv)
 {
 	struct measure m = { .iters = atol(argv[3]) };
 
@@ -655,7 +655,7 @@ int main(int argc, char **argv)
 	long text, data, bss;
 
 	if (argc == 5 && !strcmp(argv[1], "--loop"))
-		return loop(argv + 1);
+		return profile_loop(argv + 1);
 	if (argc != 5) {
 		fprintf(stderr, "usage: lwnfs-bench MOUNTPOINT SCRATCHDIR JSONFILE MODULE.ko\n"
 			"       lwnfs-bench --loop pread|preadv FILE N\n");
