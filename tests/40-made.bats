@@ -313,17 +313,19 @@ slab_returned() {
 	perl -e 'my ($before, $made, $after, $n) = @ARGV;
 		sub load { my %c; open(my $f, "<", $_[0]) or die "$!\n";
 			while (<$f>) { my ($k, $v) = split; $c{$k} += $v } return \%c }
-		my ($b, $m, $a) = map { load($_) } $before, $made, $after;
+		my ($was, $now, $left) = map { load($_) } $before, $made, $after;
+		my %took = map { $_ => $now->{$_} - ($was->{$_} // 0) } keys %$now;
 		my ($grew, $bad) = (0, 0);
-		for my $k (sort keys %$m) {
-			my $took = $m->{$k} - ($b->{$k} // 0);
-			my $held = ($a->{$k} // 0) - ($b->{$k} // 0);
-			print "($k: $took objects, $held still in use)\n" if $took >= $n / 2 && $took < $n * 0.9;
-			next if $took < $n * 0.9;
+		for my $k (sort keys %took) {
+			next if $took{$k} < $n * 0.9;
+			my $held = ($left->{$k} // 0) - ($was->{$k} // 0);
 			$grew++;
 			$bad++ if $held >= $n / 10;
-			print "$k: $took objects for $n counters, $held still in use\n";
+			print "$k: $took{$k} objects for $n counters, $held still in use\n";
 		}
+		# what else grew most, for a failure to show
+		my @more = (sort { $took{$b} <=> $took{$a} } grep { $took{$_} < $n * 0.9 } keys %took)[0 .. 4];
+		print "(then ", join(", ", map { "$_ +$took{$_}" } grep { defined } @more), ")\n";
 		exit($grew >= 2 && !$bad ? 0 : 1)' "$@"
 }
 
