@@ -30,16 +30,15 @@
 # trixie-ppc64el, trixie-riscv64), put in by cross-headers.sh; no kernel
 # image.
 # Prints the root's path.  "next" is a sid root whose kernel is the newest
-# Debian ships anywhere, when that is newer than sid's: experimental's (a
-# release candidate) or trixie-backports' (a release sid may not have
-# yet); when none is, root.sh says so and exits 3, which the matrix counts
-# as a skip.
+# in experimental (a release candidate) when that is newer than sid's;
+# when it is not, root.sh says so and exits 3, which the matrix counts as
+# a skip.
 #
 # Refresh: a root is remade when this script's package list for it changed
 # (at once), and when its kernel package is out of date, that is
 # when apt-get update inside it finds a newer candidate for its
-# linux-image-<flavour> than the one installed (for next: the newest of
-# sid's and those of next_suites).  The check runs at most
+# linux-image-<flavour> than the one installed (for next: a newer one in
+# experimental, or one in sid as new as its own).  The check runs at most
 # once every $LWNFS_ROOT_CHECK hours (default 12; 0 checks every time);
 # when the archive cannot be reached the root stays as it is, with a note.
 # (A cross root: when a newer linux-headers-<flavour> of any of its
@@ -86,9 +85,6 @@ riscv64  riscv64      riscv64-linux-gnu       foreign  trixie
 # flavour of its linux-image-<flavour> and linux-headers-<flavour>.
 # A cross root: the gcc version of its suite, and ARCH:FLAVOUR of each
 # foreign row it builds for.
-# next: the suites besides sid whose kernel it may take (the newest
-# version of them all wins).
-next_suites="experimental trixie-backports"
 suite=$name arch=amd64 flavour=amd64 gcc='' foreign='' life='' archive='' programs=''
 case $name in
 bullseye | bookworm | trixie | sid) ;;
@@ -172,13 +168,9 @@ current() {
 	chroot "$root" apt-get -qq -o Acquire::Languages=none update >/dev/null 2>&1 || return 2
 	want=$(candidate "linux-image-$flavour")
 	[ -n "$want" ] || return 2
-	# next: the newest of sid's and those of next_suites.
-	if [ "$name" = next ]; then
-		local s v
-		for s in $next_suites; do
-			v=$(candidate "linux-image-$flavour" -t "$s")
-			[ -z "$v" ] || ! dpkg --compare-versions "$v" gt "$want" || want=$v
-		done
+	# next: the newest in experimental, and nothing in sid as new.
+	if [ "$name" = next ] && [ "$want" = "$have" ]; then
+		want=$(candidate "linux-image-$flavour" -o APT::Default-Release=experimental)
 	fi
 	[ "$have" = "$want" ] && return 0
 	log "kernel package $have installed, $want in the archive: remaking the root"
@@ -271,34 +263,22 @@ fi
 record=$pkgs${foreign:+ headers:$foreign}${life:+ upgrade:$life archive:${archive// /,}}
 
 
-# next: the suites besides sid whose kernel may be newer than sid's, each
-# a further source that its Release file pins below sid (NotAutomatic);
-# the hook installs the newest kernel of them all when it is newer than
-# sid's, and otherwise leaves the version they had to beat in
-# .lwnfs-nothing-newer.
+# next: experimental (pinned at 1 by its Release file) as a second
+# source; the hook installs its kernel when it is newer than sid's, and
+# otherwise leaves the version it had to beat in .lwnfs-nothing-newer.
 if [ "$name" = next ]; then
 	debian=$(lwnfs_mirror)
-	mirrors=("deb $debian sid main")
-	for s in $next_suites; do
-		mirrors+=("deb $debian $s main")
-	done
-	record+=" newest-of:sid,${next_suites// /,}"
+	mirrors=("deb $debian sid main" "deb $debian experimental main")
 	# shellcheck disable=SC2016 # mmdebstrap's shell expands the hook
 	opts+=(--customize-hook='
 		policy() { chroot "$root" apt-cache "$@" policy linux-image-amd64 |
 			sed -n "s/^ *Candidate: //p"; }
-		root=$1 best=$(policy) from=""
-		for s in '"$next_suites"'; do
-			v=$(policy -t "$s")
-			if [ -n "$v" ] && dpkg --compare-versions "$v" gt "$best"; then
-				best=$v from=$s
-			fi
-		done
-		if [ -n "$from" ]; then
-			chroot "$root" apt-get install -y -qq -t "$from" \
+		root=$1 sid=$(policy) exp=$(policy -t experimental)
+		if dpkg --compare-versions "$exp" gt "$sid"; then
+			chroot "$root" apt-get install -y -qq -t experimental \
 				linux-image-amd64 linux-headers-amd64 >&2
 		else
-			echo "$best" >"$root/.lwnfs-nothing-newer"
+			echo "$sid" >"$root/.lwnfs-nothing-newer"
 		fi')
 fi
 
@@ -371,7 +351,7 @@ fi
 
 touch "$root/.lwnfs-checked"
 if [ -e "$root/.lwnfs-nothing-newer" ]; then
-	echo "root: next: no suite of $next_suites has a kernel newer than sid's $(cat "$root/.lwnfs-nothing-newer")" >&2
+	echo "root: next: experimental has no kernel newer than sid's $(cat "$root/.lwnfs-nothing-newer")" >&2
 	exit 3
 fi
 # Extracted module trees may lack modules.dep: the initramfs needs it.
