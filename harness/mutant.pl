@@ -45,9 +45,14 @@ while (my $line = <$fh>) {
 	} elsif ($line =~ /^#/ && !$cur) {
 		next;
 	} elsif ($line =~ /^([a-z0-9][a-z0-9-]*): \S/ && !$cur) {
-		die "mutant.pl: $where: $1 is listed twice\n" if $mutants{$1};
-		$cur = $mutants{$1} = { first => '', kind => 'suites', why => '', hunks => [] };
-		push @order, $1;
+		my $n = $1;
+		die "mutant.pl: $where: $n is listed twice\n" if $mutants{$n};
+		# The name is written into the guest's kernel log, which the
+		# harness reads for problems (settings.sh's LWNFS_KERNEL_BAD).
+		die "mutant.pl: $where: $n holds a word the kernel-log check reads as a problem\n"
+			if $n =~ /leak|bug|warning|oops/i;
+		$cur = $mutants{$n} = { first => '', kind => 'suites', why => '', hunks => [] };
+		push @order, $n;
 		$side = '';
 	} else {
 		die "mutant.pl: $where: cannot read \"$line\"\n";
