@@ -18,6 +18,9 @@
 #    but the kernel log, from the mutant's own mark to the end of the
 #    clean-up after its suites, shows a problem (the host has that seen
 #    again alone); a test's kill names the log too when it has one;
+#  - "mutant NAME: killed by FILE: TEST; lwnfs stuck: it cannot be
+#    unloaded" when a test failed and the mutant left lwnfs pinned, so
+#    that lwnfs itself cannot be loaded to confirm it;
 #  - "mutant NAME: survived".
 # A log that no longer holds the mutant's mark gives no verdict.  Each
 # mutant starts from a guest cleaned of what an interrupted test leaves
@@ -142,6 +145,12 @@ while read -r name ko first; do
 
 	killer=''
 	[ -z "$confirmed" ] || killer="$file: $test"
+	# A mutant that leaves lwnfs pinned cannot be confirmed against lwnfs
+	# in this guest; that it cannot be unloaded is its fault, which lwnfs
+	# itself, unloaded clean before it, never shows.
+	if [ -n "$file" ] && [ "$name" != original ] && [ "$stuck" = 1 ]; then
+		killer="$file: $test; lwnfs stuck: it cannot be unloaded"
+	fi
 	[ -z "$bad" ] || killer="${killer:+$killer; }the kernel log: $bad"
 	if [ -n "$killer" ]; then
 		echo "mutant $name: killed by $killer"
