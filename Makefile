@@ -169,12 +169,13 @@ check:
 LIFE ?= bookworm trixie
 
 # KERNELS="bullseye sid" make check-all runs a part of the matrix; the
-# DKMS-life suites and the signature-enforcing guests follow, whatever
-# the matrix found.
+# DKMS-life suites, the signature-enforcing guests and the SELinux guest
+# follow, whatever the matrix found.
 check-all:
 	@status=0; harness/matrix.sh || status=1; \
 		harness/life.sh $(LIFE) || status=1; \
-		harness/secureboot.sh || status=1; exit $$status
+		harness/secureboot.sh || status=1; \
+		harness/selinux.sh || status=1; exit $$status
 
 check-life:
 	harness/life.sh $(LIFE)
@@ -183,7 +184,7 @@ check-secureboot:
 	harness/secureboot.sh
 
 # Labels under SELinux (the security module Debian's kernels have that
-# labels files), and the mutants only it can catch; not part of check-all.
+# labels files), and the mutants only it can catch; part of check-all.
 check-selinux:
 	harness/selinux.sh
 
@@ -250,7 +251,7 @@ help:
 	@echo 'make demo      boot the distro kernel in QEMU and replay the article'
 	@echo 'make vm        the same, then an interactive shell in the guest'
 	@echo 'make check     build, then run the test suite in a QEMU guest'
-	@echo 'make check-all build and test on every Debian release'"'"'s own kernel, then check-life and check-secureboot'
+	@echo 'make check-all build and test on every Debian release'"'"'s own kernel, then check-life, check-secureboot and check-selinux'
 	@echo 'make check-life  lwnfs-dkms through kernel and package upgrades, no headers, boots under systemd, autopkgtest'
 	@echo 'make check-secureboot  lwnfs refused, unsigned or signed with an untrusted key, by kernels that enforce signatures; a UEFI Secure Boot through shim and grub, DKMS'"'"'s key enrolled as a MOK'
 	@echo 'make check-selinux  what users make gets its SELinux label, as on tmpfs, on the distro kernel booted with security=selinux'

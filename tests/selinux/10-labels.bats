@@ -51,9 +51,11 @@ as_context() {
 # filesystem stores no xattrs, as lwnfs stores none.
 label() {
 	perl -e 'require "syscall.ph";
-		my $value = "\0" x 256;
-		my $n = syscall(&SYS_getxattr, $ARGV[0], "security.selinux", $value, 256);
-		die "getxattr $ARGV[0]: $!\n" if $n < 0;
+		# syscall() passes strings by address and wants each writable:
+		# no literal among them.
+		my ($path, $name, $value) = ($ARGV[0], "security.selinux", "\0" x 256);
+		my $n = syscall(&SYS_getxattr, $path, $name, $value, 256);
+		die "getxattr $path: $!\n" if $n < 0;
 		(my $label = substr($value, 0, $n)) =~ s/\0+$//;
 		print "$label\n"' "$1"
 }
