@@ -31,8 +31,10 @@
 # in the emergency target); new-kernel-fails builds them with a
 # conftest.sh that finds no form of an API on any kernel but the running
 # one (conftest-break.sh: the kernel upgrade's build fails, as on the day
-# a kernel moves an API); no-build-all leaves out the step that gives the
-# third kernel its build (dkms autoinstall -k), which the guest skips;
+# a kernel moves an API); no-build-all gives dkms an empty
+# autoinstall_all_kernels (trixie's sets it) and leaves out the step
+# that gives the third kernel its build (dkms autoinstall -k), both done
+# by the guest;
 # no-autoinstall builds them without AUTOINSTALL (no build
 # for headers installed later, nor for a new kernel); keep-old gives them
 # a prerm that does nothing (an upgrade or a downgrade leaves the old

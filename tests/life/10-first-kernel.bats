@@ -192,29 +192,60 @@ state() {
 	[ "$(kernels | wc -l)" = 3 ]
 }
 
-@test "three kernels: installing the package builds for the running kernel and the newest only" {
+# all_kernels: whether dkms's configuration sets autoinstall_all_kernels,
+# read as its common.postinst reads it: framework.conf, then each file
+# of framework.conf.d.  Bookworm's dkms (3.0) leaves it unset; trixie's
+# (3.2) ships framework.conf.d/autoinstall_all_kernels.conf setting it.
+all_kernels() {
+	(
+		autoinstall_all_kernels=''
+		for conf in /etc/dkms/framework.conf /etc/dkms/framework.conf.d/*.conf; do
+			# shellcheck disable=SC1090	# dkms's own files, as it reads them
+			[ ! -r "$conf" ] || . "$conf"
+		done
+		[ -n "$autoinstall_all_kernels" ]
+	)
+}
+
+@test "three kernels: installing the package builds for those dkms's configuration names: all, or the running one and the newest" {
 	local cloud newest
 	cloud=$(kernel_like '*-cloud-amd64')
 	newest=$(kernels | grep -vx -e "$(uname -r)" -e "$cloud")
 	dpkg --purge lwnfs-dkms
 	[ -z "$(built_for)" ]
 	[ "$(kernels | wc -l)" = 3 ]
+	# LWNFS_LIFE_BREAK=no-build-all: a machine whose dkms builds for the
+	# running kernel and the newest only, whatever its release ships.
+	if [ "${LWNFS_LIFE_BREAK:-}" = no-build-all ]; then
+		echo 'autoinstall_all_kernels=""' >/etc/dkms/framework.conf.d/zz-lwnfs-life.conf
+	fi
 	run dpkg -i "$DEB"
 	echo "$output"
 	[ "$status" = 0 ]
 	echo "built for: $(built_for | tr '\n' ' ')"
-	# dkms's common.postinst, unless autoinstall_all_kernels is set:
-	# the running kernel and the newest; the third gets nothing.
-	[ "$(built_for)" = "$(printf '%s\n' "$(uname -r)" "$newest" | sort)" ]
-	run ! compgen -G "/lib/modules/$cloud/updates/dkms/lwnfs.ko*"
+	if all_kernels; then
+		echo "autoinstall_all_kernels is set: every kernel"
+		[ "$(built_for)" = "$(kernels)" ]
+	else
+		# dkms's common.postinst: the running kernel and the newest; the
+		# third gets nothing.
+		echo "autoinstall_all_kernels is not set: the running kernel and the newest"
+		[ "$(built_for)" = "$(printf '%s\n' "$(uname -r)" "$newest" | sort)" ]
+		run ! compgen -G "/lib/modules/$cloud/updates/dkms/lwnfs.ko*"
+	fi
 }
 
-@test "three kernels: dkms autoinstall -k gives the third its build" {
-	local cloud
+@test "three kernels: after dkms autoinstall -k for any kernel without it, every kernel has its build" {
+	local cloud k
 	cloud=$(kernel_like '*-cloud-amd64')
 	# LWNFS_LIFE_BREAK=no-build-all: without the step, as a user who
 	# never runs it.
-	[ "${LWNFS_LIFE_BREAK:-}" = no-build-all ] || dkms autoinstall -k "$cloud"
+	if [ "${LWNFS_LIFE_BREAK:-}" != no-build-all ]; then
+		for k in $(kernels); do
+			built_for | grep -qFx "$k" || dkms autoinstall -k "$k"
+		done
+	fi
+	rm -f /etc/dkms/framework.conf.d/zz-lwnfs-life.conf
 	[ "$(built_for)" = "$(kernels)" ]
 	[ "$(modinfo -k "$cloud" -F version lwnfs)" = "$VERSION" ]
 }
