@@ -52,6 +52,9 @@ sub spew {
 }
 my $matrix = slurp("$data/matrix.json");
 my $bench = slurp("$data/bench.json");
+# The same benchmark on an earlier commit, where a change to the read
+# path is measured against its parent: a column of its own.
+my $before = -e "$data/bench-before.json" ? slurp("$data/bench-before.json") : undef;
 my $scale = slurp("$data/scale.json");
 my $peers = slurp("$data/peers.json");
 
@@ -192,7 +195,14 @@ $md .= para(run_line($bench->{run}, $boots > 1 ? "`LWNFS_BENCH_BOOTS=$boots make
 	sprintf("Each figure is the median of %s, each boot's the median of %d runs;",
 		$boots > 1 ? "$boots boots" : 'one boot', need($bench, 'runs', 'bench.json')),
 	"a range is the lowest and highest " . ($boots > 1 ? 'boot' : 'run') . '.') . "\n";
-$md .= "| figure | median | range | target |\n|---|---|---|---|\n";
+if ($before) {
+	my $bb = $before->{boots} // 1;
+	$md .= para('Before: the same measures on the parent of the change,',
+		lcfirst(run_line($before->{run}, $bb > 1 ? "`LWNFS_BENCH_BOOTS=$bb make bench`" : '`make bench`')),
+		$before->{run}{record} ? "($before->{run}{record})." : '') . "\n";
+}
+$md .= $before ? "| figure | median | range | before | before's range | target |\n|---|---|---|---|---|---|\n"
+	: "| figure | median | range | target |\n|---|---|---|---|\n";
 my @bench_rows = (
 	['taking a value, against a `/dev/zero` preadv (its `->read_iter`, the iterator floor)', 'take_vs_zero_iter', 'x', 'at most 1.15x (lower is better)'],
 	['taking a value, against a `/dev/zero` pread (its `->read`)', 'take_vs_zero', 'x', 'at most 1.3x (lower is better)'],
@@ -205,15 +215,23 @@ my @bench_rows = (
 	['2 threads against 1 reading `/dev/zero` (the control)', 'zero_threads_2_vs_1', 'x', ''],
 	['kernel memory per made counter', 'made_counter_bytes', 'B', 'lower is better'],
 );
-for my $b (@bench_rows) {
-	my ($what, $key, $fmt, $target) = @$b;
-	next unless $bf->{$key} || !grep { $_ eq $key } @{$bench->{not_recorded} // []};
-	my $f = bfig($key);
+# figure_cells FIGURE FORMAT: a figure's median and range as table cells
+# (two empty ones for no figure).
+sub figure_cells {
+	my ($f, $fmt) = @_;
+	return ('', '') unless $f;
 	my $m = $fmt eq 'x' ? x2($f->{median}) : $fmt eq 'x0' ? sprintf('%.0fx', $f->{median})
 		: thousands($f->{median}) . ($fmt eq 'B' ? ' B' : '');
 	my $range = $fmt eq 'x' ? range2($f->{min}, $f->{max})
 		: defined $f->{min} ? thousands($f->{min}) . '–' . thousands($f->{max}) : '';
-	$md .= "| $what | $m | $range | $target |\n";
+	return ($m, $range);
+}
+for my $b (@bench_rows) {
+	my ($what, $key, $fmt, $target) = @$b;
+	next unless $bf->{$key} || !grep { $_ eq $key } @{$bench->{not_recorded} // []};
+	my @cells = figure_cells(bfig($key), $fmt);
+	push @cells, figure_cells($before->{figures}{$key}, $fmt) if $before;
+	$md .= '| ' . join(' | ', $what, @cells, $target) . " |\n";
 }
 if (my $tv = $bf->{take_vs_zero}{boots}) {
 	$md .= "\n" . para('Taking a value against a `/dev/zero` pread, boot by boot:',
