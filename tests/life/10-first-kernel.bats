@@ -215,8 +215,9 @@ all_kernels() {
 	[ -z "$(built_for)" ]
 	[ "$(kernels | wc -l)" = 3 ]
 	# LWNFS_LIFE_BREAK=no-build-all: a machine whose dkms builds for the
-	# running kernel and the newest only, whatever its release ships.
-	if [ "${LWNFS_LIFE_BREAK:-}" = no-build-all ]; then
+	# running kernel and the newest only, whatever its release ships
+	# (bookworm's reads framework.conf alone, and leaves it unset).
+	if [ "${LWNFS_LIFE_BREAK:-}" = no-build-all ] && [ -d /etc/dkms/framework.conf.d ]; then
 		echo 'autoinstall_all_kernels=""' >/etc/dkms/framework.conf.d/zz-lwnfs-life.conf
 	fi
 	run dpkg -i "$DEB"
