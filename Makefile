@@ -214,7 +214,7 @@ bench:
 # (profile-*.txt).
 bench-profile:
 	harness/run-guest.sh -d profile -b $(BENCH) -o . -- harness/guest/profile.sh
-	@echo 'bench-profile: reports in profile-lwnfs.txt, profile-zero-iter.txt, profile-zero-read.txt'
+	@echo 'bench-profile: reports in profile-lwnfs.txt, profile-lwnfs-iter.txt, profile-zero-iter.txt, profile-zero-read.txt'
 
 # Directories of 1,000 to 100,000 entries against tmpfs, and taking a
 # value against Redis, SQLite and shared memory; plotted (6 minutes

@@ -205,8 +205,10 @@ $md .= $before ? "| figure | median | range | before | before's range | target |
 	: "| figure | median | range | target |\n|---|---|---|---|\n";
 my @bench_rows = (
 	['taking a value, against a `/dev/zero` preadv (its `->read_iter`, the iterator floor)', 'take_vs_zero_iter', 'x', 'at most 1.15x (lower is better)'],
+	['taking a value with preadv, against a `/dev/zero` preadv (one system call, both through `->read_iter`)', 'take_preadv_vs_zero_iter', 'x', 'lower is better'],
 	['taking a value, against a `/dev/zero` pread (its `->read`)', 'take_vs_zero', 'x', 'at most 1.3x (lower is better)'],
 	['a value, ns', 'take_pread_ns', 'ns', 'lower is better'],
+	['a value with preadv, ns', 'take_preadv_ns', 'ns', 'lower is better'],
 	['a `/dev/zero` preadv, ns (the iterator floor)', 'zero_preadv_ns', 'ns', ''],
 	['a `/dev/zero` pread, ns (the `->read` floor)', 'zero_pread_ns', 'ns', ''],
 	['open + read + close, against tmpfs', 'orc_lwnfs_vs_tmpfs', 'x', 'at most 1.2x (lower is better)'],

@@ -5,20 +5,20 @@
 #
 # In the guest of make bench-profile: where the time of a read goes.
 # perf samples, on its software clock (TCG emulates no PMU), the kernel
-# under each of three loops of tests/programs/lwnfs-bench --loop: lwnfs's counter
-# read with pread, /dev/zero read with preadv (its ->read_iter, the
-# iterator floor) and with pread (its ->read).  Each report, the kernel's
+# under each of four loops of tests/programs/lwnfs-bench --loop: lwnfs's counter
+# read with pread and with preadv, /dev/zero read with preadv (its
+# ->read_iter, the iterator floor) and with pread (its ->read).  Each report, the kernel's
 # functions by their share of the samples, goes to profile-NAME.txt.
 set -euo pipefail
 
-n=${LWNFS_PROFILE_CALLS:-200000}
+n=${LWNFS_PROFILE_CALLS:-1000000}
 insmod lwnfs.ko
 mkdir -p /tmp/lwnfs
 mount -t lwnfs lwnfs /tmp/lwnfs
 echo 0 >/proc/sys/kernel/kptr_restrict
 echo -1 >/proc/sys/kernel/perf_event_paranoid
-for run in "lwnfs pread /tmp/lwnfs/counter" "zero-iter preadv /dev/zero" \
-	"zero-read pread /dev/zero"; do
+for run in "lwnfs pread /tmp/lwnfs/counter" "lwnfs-iter preadv /tmp/lwnfs/counter" \
+	"zero-iter preadv /dev/zero" "zero-read pread /dev/zero"; do
 	read -r name how file <<<"$run"
 	perf record -q -e cpu-clock -F 2000 -o /tmp/perf.data -- \
 		tests/programs/lwnfs-bench --loop "$how" "$file" "$n"
