@@ -488,10 +488,10 @@ memcg_group() {
 	echo "slab charged per entry: $output bytes (tmpfs, lwnfs)"
 	[ "$status" = 0 ]
 	[ "${#lines[@]}" = 2 ]
-	local tmpfs=${lines[0]} lwnfs=${lines[1]}
-	[ "$tmpfs" -ge 256 ]
-	[ "$lwnfs" -ge 256 ]
-	[ "$((lwnfs * 10))" -le "$((tmpfs * 13))" ]
+	local by_tmpfs=${lines[0]} by_lwnfs=${lines[1]}
+	[ "$by_tmpfs" -ge 256 ]
+	[ "$by_lwnfs" -ge 256 ]
+	[ "$((by_lwnfs * 10))" -le "$((by_tmpfs * 13))" ]
 	rm -r "$MNT/many" "$TMPFS/many"
 }
 
