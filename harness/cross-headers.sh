@@ -29,25 +29,8 @@ in_root() {
 		DEBIAN_FRONTEND=noninteractive "$@"
 }
 
-# download PACKAGE:ARCH=VERSION: into apt's own cache, which root.sh
-# keeps for the next root; fails when the archive does not serve it.
-download() {
-	in_root env -C "$archives" apt-get download -q=2 -o APT::Sandbox::User=root "$1" </dev/null
-}
-
-# older FLAVOUR ARCH VERSION: "VERSION PACKAGE" for each linux-headers-
-# RELEASE-FLAVOUR of ARCH the root's archive lists older than VERSION,
-# newest first.
-older() {
-	local flavour=$1 arch=$2 below=$3 package
-	in_root apt-cache pkgnames linux-headers- |
-		grep -E "^linux-headers-[0-9.]+(\+deb[0-9.]+)?(-[0-9]+)?-$flavour\$" |
-	while read -r package; do
-		in_root apt-cache madison "$package:$arch" | awk -v p="$package" '{ print $3, p }'
-	done | sort -u | sort -r -V | while read -r version package; do
-		! dpkg --compare-versions "$version" lt "$below" || echo "$version $package"
-	done
-}
+# shellcheck source=harness/served.bash
+. "$(dirname "$0")/served.bash"
 
 for spec; do
 	arch=${spec%%:*} flavour=${spec#*:}
@@ -63,16 +46,16 @@ for spec; do
 	[ -n "$package" ] || { echo "cross-headers: $meta $version depends on no linux-headers-RELEASE" >&2; exit 1; }
 	echo "cross-headers: $arch: $package $version" >&2
 	candidate=$version
-	if ! download "$package:$arch=$version"; then
+	if ! served_download "$package:$arch=$version"; then
 		# An archive may list a version it does not serve (the one
 		# reachable here answered 404 for s390x's and ppc64el's newest
 		# trixie headers, Dec 2026): the newest older headers of the same
 		# flavour that it serves, said in one line.
 		package=''
 		while read -r version package; do
-			! download "$package:$arch=$version" || break
+			! served_download "$package:$arch=$version" || break
 			package=''
-		done < <(older "$flavour" "$arch" "$candidate")
+		done < <(served_older headers "$flavour" "$arch" "$candidate")
 		if [ -z "$package" ]; then
 			echo "cross-headers: $arch: no headers of $meta $candidate or older could be downloaded" >&2
 			exit 1
@@ -90,12 +73,37 @@ for spec; do
 	rm -r "$root/lib/modules/${package#linux-headers-}"
 	# What it needs besides its own architecture's gcc, of its version.
 	depends=$(in_root dpkg-deb -f "$deb" Depends)
-	needs=()
+	common='' kbuild=''
 	for need in $(echo "$depends" | tr , '\n' |
 		sed -n 's/^ *\(linux-headers-[^ ]*-common[^ ]*\|linux-kbuild-[^ ]*\)\( .*\)\{0,1\}$/\1/p'); do
-		needs+=("$need=$version")
+		case $need in linux-kbuild-*) kbuild=$need ;; *) common=$need ;; esac
 	done
-	[ "${#needs[@]}" = 2 ] || { echo "cross-headers: $package: not one -common and one linux-kbuild in its Depends" >&2; exit 1; }
-	in_root apt-get install -y -q=2 --no-install-recommends "${needs[@]}" >&2
+	if [ -z "$common" ] || [ -z "$kbuild" ]; then
+		echo "cross-headers: $package: not one -common and one linux-kbuild in its Depends" >&2
+		exit 1
+	fi
+	# shellcheck disable=SC2016 # dpkg-query's format
+	have=$(in_root dpkg-query -W -f='${Version}' "$kbuild" 2>/dev/null || true)
+	if [ -z "$have" ] || [ "$have" = "$version" ]; then
+		in_root apt-get install -y -q=2 --no-install-recommends "$common=$version" "$kbuild=$version" >&2
+	else
+		# linux-kbuild-SERIES is one package for every kernel ABI of the
+		# series, installed already at another row's version (bookworm's
+		# armel marvell headers stay at 6.1.176-1, whose security updates
+		# stopped, while the other rows' are at 6.1.192-3): this one's is
+		# extracted beside it and the headers' scripts and tools links
+		# point there.
+		in_root apt-get install -y -q=2 --no-install-recommends "$common=$version" >&2
+		served_download "$kbuild=$version"
+		own=/usr/lib/$kbuild-$version
+		# shellcheck disable=SC2016 # the root's sh expands $1 to $3
+		in_root sh -c 'rm -rf "$3" && mkdir -p "$3.x" && dpkg-deb -x "$1" "$3.x" &&
+			mv "$3.x/usr/lib/$2" "$3" && rm -r "$3.x"' sh \
+			"$archives/${kbuild}_${version//:/%3a}_amd64.deb" "$kbuild" "$own"
+		for link in scripts tools; do
+			ln -sfn "../..${own#/usr}/$link" "$root/usr/src/$package/$link"
+		done
+		echo "cross-headers: $arch: $kbuild $have is in the root for another row: $version's in $own" >&2
+	fi
 	echo "$spec ${package#linux-headers-} $version $candidate" >>"$root/.lwnfs-headers"
 done
