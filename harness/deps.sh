@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/deps.sh [lint|debug|bench|profile|foreign|i386|selinux|secureboot]
+# Usage: harness/deps.sh [lint|debug|bench|profile|foreign [ARCH]|i386|selinux|secureboot]
 # Install what building lwnfs and booting its test guests needs (with
 # "lint": what make lint needs; "debug": what building a kernel and
 # fuzzing need; "bench": the peers make bench-scale measures and
 # gnuplot; "profile": perf, which make bench-profile runs in the guest;
 # "foreign": what making foreign roots under qemu-user and booting
-# foreign guests need (ARM, s390x, ppc64el, riscv64); "i386": what running the i386 root's programs
+# foreign guests need (ARM, s390x, ppc64el, riscv64), and that ARCH's
+# programs run here (dpkg's name; without it arm64's and armhf's);
+# "i386": what running the i386 root's programs
 # needs; "selinux": checkpolicy, which compiles make check-selinux's
 # policy; "secureboot": the UEFI firmware with Secure Boot (ovmf), what
 # makes a FAT EFI system partition without a loop device (dosfstools,
@@ -161,8 +163,10 @@ elif [ "${1:-}" = i386 ]; then
 	echo "deps: i386 programs run natively on this host" >&2
 fi
 if [ "${1:-}" = foreign ]; then
-	binfmt_misc "ARM roots"
-	for a in arm64 armhf; do
+	binfmt_misc "foreign roots"
+	# The architecture of the root being made (root.sh's second argument),
+	# or those of the ARM rows the matrix boots.
+	for a in ${2:-arm64 armhf}; do
 		arch-test "$a" >/dev/null 2>&1 || update-binfmts --enable >/dev/null 2>&1 || true
 		arch-test "$a" >/dev/null 2>&1 || {
 			echo "deps: this host cannot run $a programs through qemu-user (update-binfmts --display)" >&2

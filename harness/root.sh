@@ -68,17 +68,20 @@ check_hours=$LWNFS_ROOT_CHECK
 # in, RELEASE-ARCH, whose cross root (RELEASE-cross) holds its headers.
 # armel: marvell (ARMv5, whose 64-bit atomics are spinlocks:
 # GENERIC_ATOMIC64) is bookworm's and ends there; trixie's one armel
-# kernel, rpi, is ARMv6K (ldrexd, as armhf).  The roots of the armel,
-# s390x, ppc64el and riscv64 rows themselves (root.sh ROW, under
-# qemu-user) are untried: the matrix only cross-builds those rows.
+# kernel, rpi, is ARMv6K (ldrexd, as armhf).  ppc64el: the 64k flavour,
+# 64 KiB pages (the default powerpc64le flavour has 4 KiB, as x86).
+# The roots of the s390x and ppc64el rows themselves cannot be made from
+# the archive reachable here: it lists their packages but answers 404 for
+# most of them, libc6 and apt included (Dec 2026); armel's and riscv64's
+# can.
 arches='
-arm64    arm64        aarch64-linux-gnu       foreign  bookworm trixie
-armhf    armmp-lpae   arm-linux-gnueabihf     foreign  bookworm
-i386     686-pae      i686-linux-gnu          i386     bookworm
-armel    marvell      arm-linux-gnueabi       foreign  bookworm
-s390x    s390x        s390x-linux-gnu         foreign  trixie
-ppc64el  powerpc64le  powerpc64le-linux-gnu   foreign  trixie
-riscv64  riscv64      riscv64-linux-gnu       foreign  trixie
+arm64    arm64            aarch64-linux-gnu      foreign  bookworm trixie
+armhf    armmp-lpae       arm-linux-gnueabihf    foreign  bookworm
+i386     686-pae          i686-linux-gnu         i386     bookworm
+armel    marvell          arm-linux-gnueabi      foreign  bookworm
+s390x    s390x            s390x-linux-gnu        foreign  trixie
+ppc64el  powerpc64le-64k  powerpc64le-linux-gnu  foreign  trixie
+riscv64  riscv64          riscv64-linux-gnu      foreign  trixie
 '
 
 # Each row: its Debian suite, its architecture (dpkg's name) and the
@@ -139,7 +142,7 @@ flock 9
 # Under the root's lock: deps.sh i386 turns the qemu-i386 handler off a
 # moment to ask whether the host runs i386 itself, which would fail the
 # programs of an i386 root being made meanwhile.
-[ -z "$programs" ] || "$here/deps.sh" "$programs" >&2
+[ -z "$programs" ] || "$here/deps.sh" "$programs" "$arch" >&2
 
 log() { echo "root: $name: $*" >&2; }
 
@@ -164,6 +167,8 @@ current() {
 	[ -z "$foreign" ] || { cross_current; return; }
 	[ -z "$life" ] || return 0	# a snapshot, kept
 	have=$(installed "linux-image-$flavour")
+	# A foreign row: the metapackage's version root-kernel.sh saw.
+	[ "$programs" = '' ] || have=$(awk '{ print $3 }' "$root/.lwnfs-kernel" 2>/dev/null)
 	[ -n "$have" ] || return 1
 	chroot "$root" apt-get -qq -o Acquire::Languages=none update >/dev/null 2>&1 || return 2
 	want=$(candidate "linux-image-$flavour")
@@ -200,7 +205,14 @@ cross_current() {
 opts=() mirrors=() archs=$arch
 pkgs=gcc,make,libc6-dev,kmod,bats,perl,util-linux,mount,mawk,procps,openssl
 pkgs+=,busybox-static,xz-utils,zstd,dkms
-[ "$name" = next ] || pkgs+=,linux-image-$flavour,linux-headers-$flavour
+# A foreign row's kernel: root-kernel.sh's hook, since the archive may not
+# serve the kernel its metapackages name.
+if [ -n "$programs" ]; then
+	# shellcheck disable=SC2016 # mmdebstrap's shell expands $1
+	opts+=(--customize-hook="$(printf %q "$here/root-kernel.sh")"' "$1" '"$flavour")
+elif [ "$name" != next ]; then
+	pkgs+=,linux-image-$flavour,linux-headers-$flavour
+fi
 # sid's lintian, the newest, checks the package (scripts/lint-package.sh).
 [ "$name" != sid ] || pkgs+=,lintian
 # A life root: no headers (the tests install them), Debian's autopkgtest,

@@ -54,13 +54,22 @@ lwnfs_series() {
 
 # lwnfs_root_release ROOT: the release of the one kernel image in ROOT/boot
 # (a root made by root.sh); says so and fails when there is not exactly one.
+# The image is vmlinuz-RELEASE, or vmlinux-RELEASE where Debian installs
+# it uncompressed (riscv64, ppc64el).
 lwnfs_root_release() {
-	local images=("$1"/boot/vmlinuz-*)
+	local images=("$1"/boot/vmlinu[xz]-*)
 	if [ "${#images[@]}" != 1 ] || [ ! -r "${images[0]}" ]; then
 		echo "${0##*/}: no single kernel image in $1/boot" >&2
 		return 1
 	fi
-	echo "${images[0]#"$1"/boot/vmlinuz-}"
+	echo "${images[0]#"$1"/boot/vmlinu[xz]-}"
+}
+
+# lwnfs_kernel_image ROOT RELEASE: the path of RELEASE's image in ROOT/boot.
+lwnfs_kernel_image() {
+	local image=$1/boot/vmlinuz-$2
+	[ -e "$image" ] || image=$1/boot/vmlinux-$2
+	echo "$image"
 }
 
 # lwnfs_copy_tree ROOT DEST: a fresh copy of this tree's tracked and new

@@ -9,7 +9,7 @@
 # current directory, with the LWNFS_* variables of this environment, and
 # exit with its status.  With -r ROOT the guest's root is the directory
 # ROOT instead (a Debian root made by root.sh): the kernel is
-# ROOT/boot/vmlinuz-RELEASE (default: the only one there), its modules come
+# ROOT/boot/vmlinu[zx]-RELEASE (default: the only one there), its modules come
 # from ROOT, and the current directory and this script must be inside ROOT,
 # where the guest finds them at the same path less ROOT; with -w the guest
 # writes to ROOT itself, no overlay, so that what it installs is there
@@ -106,7 +106,7 @@ fi
 release=${release:-$("$here/distro-kernel.sh")}
 modroot=${modroot:-${root:-/}}
 
-kernel=${kernel:-$root/boot/vmlinuz-$release}
+kernel=${kernel:-$(lwnfs_kernel_image "$root" "$release")}
 [ -r "$kernel" ] || { echo "vm: cannot read $kernel" >&2; exit 1; }
 
 cache=$LWNFS_CACHE/initramfs  # kept between runs

@@ -1,0 +1,51 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: harness/root-kernel.sh ROOT FLAVOUR   (root.sh's mmdebstrap hook)
+#
+# Install into the foreign-architecture root ROOT the kernel image and
+# headers of linux-image-FLAVOUR and linux-headers-FLAVOUR: the two
+# metapackages when the archive serves what they depend on; when it lists
+# them but does not serve their kernel, the newest older
+# linux-image-RELEASE-FLAVOUR and linux-headers-RELEASE-FLAVOUR it does
+# serve, said in one line.  Writes "PACKAGE VERSION CANDIDATE" to
+# ROOT/.lwnfs-kernel: what was installed and the metapackage's version in
+# the archive, which root.sh's check for a newer kernel compares.
+set -euo pipefail
+
+usage='usage: root-kernel.sh ROOT FLAVOUR'
+root=${1:?$usage}
+flavour=${2:?$usage}
+
+in_root() {
+	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C \
+		DEBIAN_FRONTEND=noninteractive "$@"
+}
+# shellcheck source=harness/served.bash
+. "$(dirname "$0")/served.bash"
+
+arch=$(in_root dpkg --print-architecture)
+meta=linux-image-$flavour
+candidate=$(in_root apt-cache policy "$meta" | sed -n 's/^ *Candidate: //p')
+if [ -z "$candidate" ] || [ "$candidate" = "(none)" ]; then
+	echo "root-kernel: no $meta in the archive of $root" >&2
+	exit 1
+fi
+image=$(in_root apt-cache show "$meta=$candidate" |
+	sed -n 's/^Depends: \(linux-image-[^ ,:]*\).*/\1/p')
+version=$candidate
+if ! served_download "$image=$version" "linux-headers-${image#linux-image-}=$version"; then
+	image=''
+	while read -r version image; do
+		! served_download "$image=$version" "linux-headers-${image#linux-image-}=$version" || break
+		image=''
+	done < <(served_older image "$flavour" "$arch" "$candidate")
+	if [ -z "$image" ]; then
+		echo "root-kernel: $arch: no kernel of $meta $candidate or older could be downloaded" >&2
+		exit 1
+	fi
+	echo "root-kernel: $arch: the archive lists $meta $candidate but does not serve its kernel: $image $version instead" >&2
+fi
+in_root apt-get install -y -q=2 --no-install-recommends \
+	"$image=$version" "linux-headers-${image#linux-image-}=$version" >&2
+echo "$image $version $candidate" >"$root/.lwnfs-kernel"
