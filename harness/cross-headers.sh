@@ -24,26 +24,14 @@ shift
 [ "$#" -gt 0 ] || { echo "$usage" >&2; exit 2; }
 archives=/var/cache/apt/archives
 
-in_root() {
-	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C \
-		DEBIAN_FRONTEND=noninteractive "$@"
-}
-
 # shellcheck source=harness/served.bash
 . "$(dirname "$0")/served.bash"
 
 for spec; do
 	arch=${spec%%:*} flavour=${spec#*:}
 	meta=linux-headers-$flavour:$arch
-	version=$(in_root apt-cache policy "$meta" | sed -n 's/^ *Candidate: //p')
-	if [ -z "$version" ] || [ "$version" = "(none)" ]; then
-		echo "cross-headers: no $meta in the archive of $root" >&2
-		exit 1
-	fi
-	# The metapackage depends on the headers of one kernel ABI.
-	package=$(in_root apt-cache show "$meta=$version" |
-		sed -n 's/^Depends: \(linux-headers-[^ ,:]*\).*/\1/p')
-	[ -n "$package" ] || { echo "cross-headers: $meta $version depends on no linux-headers-RELEASE" >&2; exit 1; }
+	read -r version package < <(served_meta "$meta" headers || echo - -)
+	[ "$package" != - ] || exit 1
 	echo "cross-headers: $arch: $package $version" >&2
 	candidate=$version
 	if ! served_download "$package:$arch=$version"; then

@@ -17,22 +17,13 @@ usage='usage: root-kernel.sh ROOT FLAVOUR'
 root=${1:?$usage}
 flavour=${2:?$usage}
 
-in_root() {
-	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C \
-		DEBIAN_FRONTEND=noninteractive "$@"
-}
 # shellcheck source=harness/served.bash
 . "$(dirname "$0")/served.bash"
 
 arch=$(in_root dpkg --print-architecture)
 meta=linux-image-$flavour
-candidate=$(in_root apt-cache policy "$meta" | sed -n 's/^ *Candidate: //p')
-if [ -z "$candidate" ] || [ "$candidate" = "(none)" ]; then
-	echo "root-kernel: no $meta in the archive of $root" >&2
-	exit 1
-fi
-image=$(in_root apt-cache show "$meta=$candidate" |
-	sed -n 's/^Depends: \(linux-image-[^ ,:]*\).*/\1/p')
+read -r candidate image < <(served_meta "$meta" image || echo - -)
+[ "$image" != - ] || exit 1
 version=$candidate
 if ! served_download "$image=$version" "linux-headers-${image#linux-image-}=$version"; then
 	image=''

@@ -1,10 +1,37 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 #
-# Sourced by cross-headers.sh and root-kernel.sh, which define in_root
-# (run a command in the root being made): the kernel packages an archive
-# lists and what it really serves.  The one reachable here lists
-# trixie's newest s390x and ppc64el kernels but answers 404 for their
-# images and headers (Dec 2026).
+# Sourced by cross-headers.sh and root-kernel.sh, which set root (the
+# root being made): the kernel packages an archive lists and what it
+# really serves.  The one reachable here lists trixie's newest s390x and
+# ppc64el kernels but answers 404 for their images and headers (Dec 2026).
+
+# in_root COMMAND...: COMMAND in $root, in an environment of its own.
+# shellcheck disable=SC2154 # the caller sets root
+in_root() {
+	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C \
+		DEBIAN_FRONTEND=noninteractive "$@"
+}
+
+# served_meta META KIND: "VERSION PACKAGE": the version of metapackage
+# META that the root's archive offers, and the linux-KIND-RELEASE-FLAVOUR
+# (KIND image or headers) of one kernel ABI that it depends on; says so
+# and fails when there is no such META or dependency.
+served_meta() {
+	local meta=$1 kind=$2 version package
+	version=$(in_root apt-cache policy "$meta" | sed -n 's/^ *Candidate: //p')
+	if [ -z "$version" ] || [ "$version" = "(none)" ]; then
+		echo "${0##*/}: no $meta in the archive of $root" >&2
+		return 1
+	fi
+	package=$(in_root apt-cache show "$meta=$version" |
+		sed -n "s/^Depends: \(linux-$kind-[^ ,:]*\).*/\1/p")
+	if [ -z "$package" ]; then
+		echo "${0##*/}: $meta $version depends on no linux-$kind-RELEASE" >&2
+		return 1
+	fi
+	echo "$version $package"
+}
 
 # served_download PACKAGE[:ARCH]=VERSION...: into apt's own cache of the
 # root, which root.sh keeps for the next root; fails when the archive
