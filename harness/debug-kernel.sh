@@ -26,6 +26,12 @@ series=$(lwnfs_series "$("$here/distro-kernel.sh")")
 tarball=/usr/src/linux-source-$series.tar.xz
 src=$LWNFS_CACHE/linux-src-$series
 dir=$LWNFS_CACHE/kernel-$series-$flavour
+# One build at a time: the flavours share the unpacked source, and a
+# second caller (make mutants-kcsan while a kernel is built by hand)
+# waits, then finds the kernel built.
+mkdir -p "$LWNFS_CACHE"
+exec 9>"$LWNFS_CACHE/debug-kernel.lock"
+flock 9
 
 # The source, once per tarball.
 source_stamp=$(stat -c %Y "$tarball")
