@@ -182,10 +182,12 @@ for name in "${names[@]}"; do
 		echo "$name: equivalent, not run: ${reason[$name]}"
 	elif [ "${kind[$name]}" = kcsan ]; then
 		echo "$name: not run here, but under KCSAN (harness/mutants-kcsan.sh): ${reason[$name]}"
-	elif [ "${verdict[$name]}" = survived ]; then
+	elif [ "${kind[$name]}" = selinux ]; then
+		echo "$name: not run here, but under SELinux (harness/selinux.sh, make check-selinux): ${reason[$name]}"
+	elif [ "${verdict[$name]:-}" = survived ]; then
 		echo "$name: SURVIVED"
 		failed=$((failed + 1))
-	elif [[ ${verdict[$name]} == "killed by "* ]]; then
+	elif [[ ${verdict[$name]:-} == "killed by "* ]]; then
 		echo "$name: ${verdict[$name]}"
 		passed=$((passed + 1))
 	else
