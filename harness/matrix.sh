@@ -49,8 +49,8 @@ bookworm-arm64  cross  boots
 bookworm-armhf  cross  boots
 trixie-arm64    cross  boots
 bookworm-armel  cross  no QEMU machine runs the marvell kernel (ARMv5: Kirkwood and Orion5x boards)
-trixie-s390x    cross  the archive reachable here does not serve s390x's userland (404 for libc6): no root
-trixie-ppc64el  cross  the archive reachable here does not serve ppc64el's userland (404 for libc6): no root
+trixie-s390x    cross  the archive reachable here does not serve the s390x userland (404 for libc6): no root
+trixie-ppc64el  cross  the archive reachable here does not serve the ppc64el userland (404 for libc6): no root
 trixie-riscv64  cross  its root and guest are not set up yet (issue 42)
 '
 # row_how ROW: how -b builds ROW; row_boots ROW: "boots" or why not (both
