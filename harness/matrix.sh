@@ -5,8 +5,9 @@
 #
 # make check-all: for each matrix row (default: $KERNELS, else all of
 # the table below: bullseye bookworm trixie trixie-rt sid next
-# bookworm-i386 bookworm-arm64 bookworm-armhf trixie-arm64, booted;
-# bookworm-armel trixie-s390x trixie-ppc64el trixie-riscv64, built only),
+# bookworm-i386 bookworm-arm64 bookworm-armhf trixie-arm64
+# trixie-riscv64, booted; bookworm-armel trixie-s390x trixie-ppc64el,
+# built only),
 # make or refresh the
 # release's root (root.sh), build lwnfs W=1 in it with its own compiler
 # (root-build.sh), check what conftest.sh found in its headers against
@@ -51,7 +52,7 @@ trixie-arm64    cross  boots
 bookworm-armel  cross  no QEMU machine runs the marvell kernel (ARMv5: Kirkwood and Orion5x boards)
 trixie-s390x    cross  the archive reachable here does not serve the s390x userland (404 for libc6): no root
 trixie-ppc64el  cross  the archive reachable here does not serve the ppc64el userland (404 for libc6): no root
-trixie-riscv64  cross  its root and guest are not set up yet (issue 42)
+trixie-riscv64  cross  boots
 '
 # row_how ROW: how -b builds ROW; row_boots ROW: "boots" or why not (both
 # empty for a row the table has not).
