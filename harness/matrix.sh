@@ -26,7 +26,7 @@
 # table row per kernel and a closing "N passed, N failed, N skipped" line;
 # exits non-zero when any test fails, a build fails or warns, a probe
 # differs, or a kernel cannot be fetched or booted.  A row whose kernel does not exist (next,
-# when experimental has nothing newer than sid) is a skip, never a pass.
+# when Debian ships nothing newer than sid's) is a skip, never a pass.
 # Logs are kept in $LWNFS_CACHE/matrix-logs (harness/settings.sh), and
 # the run's rows there as JSON, matrix.json (harness/run-json.pl -m), for
 # docs/data/ and make results.

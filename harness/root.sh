@@ -29,16 +29,19 @@
 # bookworm-i386, bookworm-armel; trixie-arm64, trixie-s390x,
 # trixie-ppc64el, trixie-riscv64), put in by cross-headers.sh; no kernel
 # image.
-# Prints the root's path.  "next" is a sid root whose kernel is the newest
-# in experimental (a release candidate) when that is newer than sid's;
-# when it is not, root.sh says so and exits 3, which the matrix counts as
-# a skip.
+# Prints the root's path.  "next" follows the newest amd64 kernel Debian
+# ships anywhere (newest-kernel.sh asks the suites $next_suites names): a
+# sid root with experimental's kernel (a release candidate), or a root of
+# a stable release with its backports suite's kernel, built with that
+# release's compiler as its headers expect; when sid's own is the newest,
+# root.sh says so and exits 3, which the matrix counts as a skip.
 #
 # Refresh: a root is remade when this script's package list for it changed
 # (at once), and when its kernel package is out of date, that is
 # when apt-get update inside it finds a newer candidate for its
-# linux-image-<flavour> than the one installed (for next: a newer one in
-# experimental, or one in sid as new as its own).  The check runs at most
+# linux-image-<flavour> than the one installed (for next: when another
+# kernel is the newest anywhere; another suite's remakes it from that
+# suite's release).  The check runs at most
 # once every $LWNFS_ROOT_CHECK hours (default 12; 0 checks every time);
 # when the archive cannot be reached the root stays as it is, with a note.
 # (A cross root: when a newer linux-headers-<flavour> of any of its
@@ -92,7 +95,7 @@ suite=$name arch=amd64 flavour=amd64 gcc='' foreign='' life='' archive='' progra
 case $name in
 bullseye | bookworm | trixie | sid) ;;
 trixie-rt) suite=trixie flavour=rt-amd64 ;;
-next) suite=sid ;;
+next) suite='' ;;	# the newest kernel's release (below)
 # (archive: what the life tests install besides the backports kernel: a
 # third kernel, the release's cloud flavour, and what autopkgtest needs)
 bookworm-life | trixie-life) suite=${name%-life} life=${name%-life}-backports
@@ -146,6 +149,35 @@ flock 9
 
 log() { echo "root: $name: $*" >&2; }
 
+# next: where Debian ships its newest amd64 kernel, the first named of
+# equals.  Asked when the root is made or checked (as below), and kept in
+# $roots/next.from (newest-kernel.sh: "SUITE VERSION") in between.
+next_suites='sid experimental bookworm-backports trixie-backports'
+next_from='' next_version=''
+if [ "$name" = next ]; then
+	from=$roots/next.from
+	if [ ! -s "$from" ] || [ ! -e "$root/.lwnfs-checked" ] || [ "$check_hours" = 0 ] ||
+		[ -n "$(find "$from" -mmin +$((check_hours * 60)))" ]; then
+		# shellcheck disable=SC2086 # one word a suite
+		if newest=$("$here/newest-kernel.sh" amd64 $next_suites); then
+			echo "$newest" >"$from"
+		elif [ -s "$from" ]; then
+			log "could not ask the archive for the newest kernel; keeping $(cat "$from")"
+		else
+			exit 1
+		fi
+	fi
+	read -r next_from next_version <"$from"
+	case $next_from in
+	sid)
+		echo "root: next: no suite ($next_suites) has a kernel newer than sid's $next_version" >&2
+		exit 3 ;;
+	experimental) suite=sid ;;
+	*-backports) suite=${next_from%-backports} ;;
+	esac
+	log "the newest kernel: $next_version, in $next_from"
+fi
+
 # Version of package $1 installed in $root, empty if none.
 installed() {
 	dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Version}' "$1" 2>/dev/null || true
@@ -170,12 +202,12 @@ current() {
 	# A foreign row: the metapackage's version root-kernel.sh saw.
 	[ "$programs" = '' ] || have=$(awk '{ print $3 }' "$root/.lwnfs-kernel" 2>/dev/null)
 	[ -n "$have" ] || return 1
-	chroot "$root" apt-get -qq -o Acquire::Languages=none update >/dev/null 2>&1 || return 2
-	want=$(candidate "linux-image-$flavour")
-	[ -n "$want" ] || return 2
-	# next: the newest in experimental, and nothing in sid as new.
-	if [ "$name" = next ] && [ "$want" = "$have" ]; then
-		want=$(candidate "linux-image-$flavour" -o APT::Default-Release=experimental)
+	if [ "$name" = next ]; then	# newest-kernel.sh has just asked
+		want=$next_version
+	else
+		chroot "$root" apt-get -qq -o Acquire::Languages=none update >/dev/null 2>&1 || return 2
+		want=$(candidate "linux-image-$flavour")
+		[ -n "$want" ] || return 2
 	fi
 	[ "$have" = "$want" ] && return 0
 	log "kernel package $have installed, $want in the archive: remaking the root"
@@ -272,26 +304,21 @@ if [ -z "$foreign" ]; then
 fi
 
 # What .lwnfs-packages says: a cross root is remade when its rows change too.
-record=$pkgs${foreign:+ headers:$foreign}${life:+ upgrade:$life archive:${archive// /,}}
+record=$pkgs${foreign:+ headers:$foreign}${life:+ upgrade:$life archive:${archive// /,}}${next_from:+ kernel:$next_from}
 
 
-# next: experimental (pinned at 1 by its Release file) as a second
-# source; the hook installs its kernel when it is newer than sid's, and
-# otherwise leaves the version it had to beat in .lwnfs-nothing-newer.
+# next: its release's suites and the one of the newest kernel (pinned
+# low by its Release file: experimental at 1, a backports suite at 100),
+# whose kernel the hook installs.
 if [ "$name" = next ]; then
 	debian=$(lwnfs_mirror)
-	mirrors=("deb $debian sid main" "deb $debian experimental main")
-	# shellcheck disable=SC2016 # mmdebstrap's shell expands the hook
-	opts+=(--customize-hook='
-		policy() { chroot "$root" apt-cache "$@" policy linux-image-amd64 |
-			sed -n "s/^ *Candidate: //p"; }
-		root=$1 sid=$(policy) exp=$(policy -t experimental)
-		if dpkg --compare-versions "$exp" gt "$sid"; then
-			chroot "$root" apt-get install -y -qq -t experimental \
-				linux-image-amd64 linux-headers-amd64 >&2
-		else
-			echo "$sid" >"$root/.lwnfs-nothing-newer"
-		fi')
+	mirrors=("deb $debian $suite main")
+	if [ "$suite" != sid ]; then
+		security=$(lwnfs_security_mirror)
+		mirrors+=("deb $debian $suite-updates main" "deb $security $suite-security main")
+	fi
+	mirrors+=("deb $debian $next_from main")
+	opts+=(--customize-hook="chroot \"\$1\" apt-get install -y -qq -t $next_from linux-image-amd64 linux-headers-amd64 >&2")
 fi
 
 # mmdebstrap_root: make the root at $root.new.
@@ -362,10 +389,6 @@ else
 fi
 
 touch "$root/.lwnfs-checked"
-if [ -e "$root/.lwnfs-nothing-newer" ]; then
-	echo "root: next: experimental has no kernel newer than sid's $(cat "$root/.lwnfs-nothing-newer")" >&2
-	exit 3
-fi
 # Extracted module trees may lack modules.dep: the initramfs needs it.
 for dir in "$root"/lib/modules/*/; do
 	[ -d "$dir" ] || continue

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: harness/newest-kernel.sh FLAVOUR SUITE...
+#
+# Which of Debian's SUITEs (sid, experimental, a backports suite...)
+# ships the newest linux-image-FLAVOUR for amd64, for root.sh's "next"
+# row.  Prints "SUITE VERSION" of the newest, the first SUITE named when
+# two ship the same version.  Asks the archive the host's apt sources
+# name (settings.sh's lwnfs_mirror) with apt on the host, with lists of
+# its own in $LWNFS_CACHE/apt-newest (the host's apt state untouched);
+# says so in one line and exits 1 when the archive cannot be asked or
+# no SUITE has the package.
+set -euo pipefail
+
+flavour=${1:?usage: newest-kernel.sh FLAVOUR SUITE...}
+shift
+[ $# -gt 0 ] || { echo "usage: newest-kernel.sh FLAVOUR SUITE..." >&2; exit 2; }
+# shellcheck source=harness/settings.sh
+. "$(dirname "$0")/settings.sh"
+dir=$LWNFS_CACHE/apt-newest
+mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
+debian=$(lwnfs_mirror)
+for suite; do
+	echo "deb $debian $suite main"
+done >"$dir/sources.list"
+# sid's and experimental's Release files are served past their
+# Valid-Until date here (root.sh says so too).
+apt=(-o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/nonexistent
+	-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache"
+	-o Dir::State::status=/dev/null -o APT::Architectures=amd64
+	-o Acquire::Check-Valid-Until=false -o Acquire::Languages=none
+	-o APT::Sandbox::User=root)
+if ! out=$(apt-get -q=2 "${apt[@]}" update 2>&1); then
+	echo "newest-kernel: apt-get update failed for $*: $(tail -n 1 <<<"$out")" >&2
+	exit 1
+fi
+# madison: "PACKAGE | VERSION | URI SUITE/main amd64 Packages"
+apt-cache "${apt[@]}" madison "linux-image-$flavour" | awk -F' *[|] *' -v order="$*" '
+	BEGIN { n = split(order, s, " "); for (i = 1; i <= n; i++) rank[s[i]] = i }
+	{ split($3, f, " "); suite = f[2]; sub(/\/.*/, "", suite)
+	  if (suite in rank) print rank[suite], suite, $2 }' |
+	sort -k1,1n | {
+	best='' bestv=''
+	while read -r _ suite version; do
+		if [ -z "$best" ] || dpkg --compare-versions "$version" gt "$bestv"; then
+			best=$suite bestv=$version
+		fi
+	done
+	if [ -z "$best" ]; then
+		echo "newest-kernel: no linux-image-$flavour in $*" >&2
+		exit 1
+	fi
+	echo "$best $bestv"
+}
