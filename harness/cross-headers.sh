@@ -34,22 +34,17 @@ for spec; do
 	[ "$package" != - ] || exit 1
 	echo "cross-headers: $arch: $package $version" >&2
 	candidate=$version
-	if ! served_download "$package:$arch=$version"; then
-		# An archive may list a version it does not serve (the one
-		# reachable here answered 404 for s390x's and ppc64el's newest
-		# trixie headers, Dec 2026): the newest older headers of the same
-		# flavour that it serves, said in one line.
-		package=''
-		while read -r version package; do
-			! served_download "$package:$arch=$version" || break
-			package=''
-		done < <(served_older headers "$flavour" "$arch" "$candidate")
-		if [ -z "$package" ]; then
-			echo "cross-headers: $arch: no headers of $meta $candidate or older could be downloaded" >&2
-			exit 1
-		fi
-		echo "cross-headers: $arch: the archive lists $meta $candidate but does not serve its headers: $package $version instead" >&2
+	# An archive may list a version it does not serve (the one reachable
+	# here answered 404 for s390x's and ppc64el's newest trixie headers,
+	# Dec 2026): the newest older headers of the same flavour that it
+	# serves, said in one line.
+	read -r version package < <(served_pick headers "$flavour" "$arch" "$candidate" "$package" || echo - -)
+	if [ "$package" = - ]; then
+		echo "cross-headers: $arch: no headers of $meta $candidate or older could be downloaded" >&2
+		exit 1
 	fi
+	[ "$version" = "$candidate" ] ||
+		echo "cross-headers: $arch: the archive lists $meta $candidate but does not serve its headers: $package $version instead" >&2
 	deb=$archives/${package}_${version//:/%3a}_$arch.deb
 	# dpkg -x, but keeping /lib a link to usr/lib (merged /usr).
 	# shellcheck disable=SC2016 # the root's sh expands $1

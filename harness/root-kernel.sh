@@ -24,19 +24,13 @@ arch=$(in_root dpkg --print-architecture)
 meta=linux-image-$flavour
 read -r candidate image < <(served_meta "$meta" image || echo - -)
 [ "$image" != - ] || exit 1
-version=$candidate
-if ! served_download "$image=$version" "linux-headers-${image#linux-image-}=$version"; then
-	image=''
-	while read -r version image; do
-		! served_download "$image=$version" "linux-headers-${image#linux-image-}=$version" || break
-		image=''
-	done < <(served_older image "$flavour" "$arch" "$candidate")
-	if [ -z "$image" ]; then
-		echo "root-kernel: $arch: no kernel of $meta $candidate or older could be downloaded" >&2
-		exit 1
-	fi
-	echo "root-kernel: $arch: the archive lists $meta $candidate but does not serve its kernel: $image $version instead" >&2
+read -r version image < <(served_pick image "$flavour" "$arch" "$candidate" "$image" headers || echo - -)
+if [ "$image" = - ]; then
+	echo "root-kernel: $arch: no kernel of $meta $candidate or older could be downloaded" >&2
+	exit 1
 fi
+[ "$version" = "$candidate" ] ||
+	echo "root-kernel: $arch: the archive lists $meta $candidate but does not serve its kernel: $image $version instead" >&2
 in_root apt-get install -y -q=2 --no-install-recommends \
 	"$image=$version" "linux-headers-${image#linux-image-}=$version" >&2
 echo "$image $version $candidate" >"$root/.lwnfs-kernel"

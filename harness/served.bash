@@ -41,6 +41,33 @@ served_download() {
 		-o APT::Sandbox::User=root "$@" </dev/null
 }
 
+# served_pick KIND FLAVOUR ARCH VERSION PACKAGE [TWIN]: "VERSION PACKAGE":
+# PACKAGE (a linux-KIND-RELEASE-FLAVOUR of ARCH) at VERSION, downloaded
+# with served_download, or when the archive does not serve it the newest
+# older one it serves (served_older); with TWIN (image or headers) the
+# linux-TWIN-RELEASE-FLAVOUR of the same version is downloaded too, and
+# must be served as well.  Fails when none is.
+served_pick() {
+	local kind=$1 flavour=$2 arch=$3 version=$4 package=$5 twin=${6:-} v p
+	if served_get "$version" "$package"; then
+		echo "$version $package"
+		return 0
+	fi
+	while read -r v p; do
+		if served_get "$v" "$p"; then
+			echo "$v $p"
+			return 0
+		fi
+	done < <(served_older "$kind" "$flavour" "$arch" "$version")
+	return 1
+}
+
+# served_get VERSION PACKAGE: served_pick's download of one of them, with
+# its twin (served_pick's kind, arch and twin).
+served_get() {
+	served_download "$2:$arch=$1" ${twin:+"linux-$twin-${2#"linux-$kind-"}:$arch=$1"}
+}
+
 # served_older KIND FLAVOUR ARCH VERSION: "VERSION PACKAGE" for each
 # linux-KIND-RELEASE-FLAVOUR (KIND image or headers) of ARCH the root's
 # archive lists older than VERSION, newest first.
