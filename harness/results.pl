@@ -19,7 +19,7 @@ use strict;
 use warnings;
 use JSON::PP;
 use Getopt::Std;
-use File::Basename qw(dirname);
+use File::Basename qw(basename dirname);
 use File::Path qw(make_path);
 use Text::Wrap qw(wrap $columns $huge);
 
@@ -55,6 +55,9 @@ my $bench = slurp("$data/bench.json");
 # The same benchmark on an earlier commit, where a change to the read
 # path is measured against its parent: a column of its own.
 my $before = -e "$data/bench-before.json" ? slurp("$data/bench-before.json") : undef;
+# The same benchmark on other rows' kernels (KERNELS=ROW make bench), one
+# file a row: docs/data/bench-rows/ROW.json.
+my %bench_row = map { (basename($_, '.json') => slurp($_)) } glob("$data/bench-rows/*.json");
 my $scale = slurp("$data/scale.json");
 my $peers = slurp("$data/peers.json");
 
@@ -238,6 +241,40 @@ for my $b (@bench_rows) {
 if (my $tv = $bf->{take_vs_zero}{boots}) {
 	$md .= "\n" . para('Taking a value against a `/dev/zero` pread, boot by boot:',
 		join(', ', map { x2($_) } @$tv) . '.');
+}
+
+# ---- the benchmark by architecture
+if (%bench_row) {
+	my %arch = map { ($_->{name} => $_->{arch}) } @rows;
+	# the matrix's order, and the rows it has not after them
+	my %order;
+	@order{map { $_->{name} } @rows} = (0 .. $#rows);
+	my @names = sort { ($order{$a} // 1e9) <=> ($order{$b} // 1e9) || $a cmp $b } keys %bench_row;
+	$md .= "\n### By architecture\n\n";
+	$md .= para('`KERNELS=ROW make bench` on the booted rows of other architectures,',
+		'each its own kernel and root, beside the amd64 figures above. Under TCG',
+		'each architecture is emulated at its own speed: the ratios compare',
+		'across rows, the nanoseconds do not. Medians, and their range over the',
+		'boots (or runs, for one boot).') . "\n";
+	$md .= "| row | arch | kernel | against a `/dev/zero` pread | against a `/dev/zero` preadv | 2 threads against 1 | the same for `/dev/zero` | a value, ns | run |\n";
+	$md .= "|---|---|---|---|---|---|---|---|---|\n";
+	for my $name ('bookworm', @names) {
+		my $b = $name eq 'bookworm' ? $bench : $bench_row{$name};
+		my $f = need($b, 'figures', "bench-rows/$name.json");
+		my $fig = sub {
+			my ($key, $fmt) = @_;
+			my $v = need($f, $key, $name eq 'bookworm' ? 'bench.json' : "bench-rows/$name.json");
+			return thousands($v->{median}) if $fmt eq 'ns';
+			my ($m, $r) = (x2($v->{median}), range2($v->{min}, $v->{max}));
+			return $r ? "$m ($r)" : $m;
+		};
+		my $boots = $b->{boots} // 1;
+		$md .= '| ' . join(' | ', $name, $arch{$name} // '', $b->{run}{kernel} // $b->{kernel},
+			$fig->('take_vs_zero', 'x'), $fig->('take_vs_zero_iter', 'x'),
+			$fig->('threads_2_vs_1', 'x'), $fig->('zero_threads_2_vs_1', 'x'),
+			$fig->('take_pread_ns', 'ns'),
+			join(', ', day($b->{run}{date}), $b->{run}{commit}, $boots > 1 ? "$boots boots" : 'one boot')) . " |\n";
+	}
 }
 
 # ---- scaling and peers
