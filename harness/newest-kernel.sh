@@ -8,9 +8,10 @@
 # row.  Prints "SUITE VERSION" of the newest, the first SUITE named when
 # two ship the same version.  Asks the archive the host's apt sources
 # name (settings.sh's lwnfs_mirror) with apt on the host, with lists of
-# its own in $LWNFS_CACHE/apt-newest (the host's apt state untouched);
-# says so in one line and exits 1 when the archive cannot be asked or
-# no SUITE has the package.
+# its own in $LWNFS_CACHE/apt-newest (the host's lists and package cache
+# untouched; its apt.conf.d applies, a proxy say); says so in one line,
+# with apt's errors, and exits 1 when a SUITE cannot be fetched or none
+# has the package.
 set -euo pipefail
 
 flavour=${1:?usage: newest-kernel.sh FLAVOUR SUITE...}
@@ -32,7 +33,7 @@ apt=(-o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/nonex
 	-o Acquire::Check-Valid-Until=false -o Acquire::Languages=none
 	-o APT::Sandbox::User=root)
 if ! out=$(apt-get -q=2 "${apt[@]}" update 2>&1); then
-	echo "newest-kernel: apt-get update failed for $*: $(tail -n 1 <<<"$out")" >&2
+	echo "newest-kernel: apt-get update failed for $*: $(grep '^[EW]:' <<<"$out" | head -n 3 | tr '\n' ' ')" >&2
 	exit 1
 fi
 # madison: "PACKAGE | VERSION | URI SUITE/main amd64 Packages"

@@ -150,17 +150,21 @@ flock 9
 log() { echo "root: $name: $*" >&2; }
 
 # next: where Debian ships its newest amd64 kernel, the first named of
-# equals.  Asked when the root is made or checked (as below), and kept in
-# $roots/next.from (newest-kernel.sh: "SUITE VERSION") in between.
+# equals (newest-kernel.sh: "SUITE VERSION"), kept in $roots/next.from.
+# Asked on the root's clock: when it is to be made or checked (below;
+# with no root, when next.from is as old as a check's interval).
 next_suites='sid experimental bookworm-backports trixie-backports'
-next_from='' next_version=''
+next_from='' next_version='' next_asked=''
 if [ "$name" = next ]; then
 	from=$roots/next.from
-	if [ ! -s "$from" ] || [ ! -e "$root/.lwnfs-checked" ] || [ "$check_hours" = 0 ] ||
-		[ -n "$(find "$from" -mmin +$((check_hours * 60)))" ]; then
+	stamp=$root/.lwnfs-checked
+	[ -e "$stamp" ] || stamp=$from
+	if [ ! -s "$from" ] || [ "$check_hours" = 0 ] ||
+		[ -n "$(find "$stamp" -mmin +$((check_hours * 60)))" ]; then
 		# shellcheck disable=SC2086 # one word a suite
 		if newest=$("$here/newest-kernel.sh" amd64 $next_suites); then
 			echo "$newest" >"$from"
+			next_asked=yes
 		elif [ -s "$from" ]; then
 			log "could not ask the archive for the newest kernel; keeping $(cat "$from")"
 		else
@@ -174,6 +178,9 @@ if [ "$name" = next ]; then
 		exit 3 ;;
 	experimental) suite=sid ;;
 	*-backports) suite=${next_from%-backports} ;;
+	*)
+		echo "root: next: $from names '$next_from', not one of $next_suites" >&2
+		exit 1 ;;
 	esac
 	log "the newest kernel: $next_version, in $next_from"
 fi
@@ -183,13 +190,10 @@ installed() {
 	dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Version}' "$1" 2>/dev/null || true
 }
 
-# candidate PACKAGE [APT OPTIONS]: the version of PACKAGE that apt in the
-# root would install now.
+# candidate PACKAGE: the version of PACKAGE that apt in the root would
+# install now.
 candidate() {
-	local package=$1
-	shift
-	chroot "$root" apt-cache "$@" policy "$package" |
-		sed -n 's/^ *Candidate: //p'
+	chroot "$root" apt-cache policy "$1" | sed -n 's/^ *Candidate: //p'
 }
 
 # Exit 0 when the root's kernel package is current, 1 when a newer one is
@@ -202,7 +206,8 @@ current() {
 	# A foreign row: the metapackage's version root-kernel.sh saw.
 	[ "$programs" = '' ] || have=$(awk '{ print $3 }' "$root/.lwnfs-kernel" 2>/dev/null)
 	[ -n "$have" ] || return 1
-	if [ "$name" = next ]; then	# newest-kernel.sh has just asked
+	if [ "$name" = next ]; then	# what newest-kernel.sh has just said
+		[ -n "$next_asked" ] || return 2
 		want=$next_version
 	else
 		chroot "$root" apt-get -qq -o Acquire::Languages=none update >/dev/null 2>&1 || return 2
@@ -377,7 +382,7 @@ elif [ "$(cat "$root/.lwnfs-packages" 2>/dev/null)" != "$record" ]; then
 	make_root
 else
 	stamp=$root/.lwnfs-checked
-	if [ "$check_hours" = 0 ] ||
+	if [ "$check_hours" = 0 ] || [ -n "$next_asked" ] ||
 		[ -n "$(find "$stamp" -mmin +$((check_hours * 60)))" ]; then
 		rc=0
 		current || rc=$?

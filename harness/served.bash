@@ -65,7 +65,7 @@ served_pick() {
 # served_get VERSION PACKAGE: served_pick's download of one of them, with
 # its twin (served_pick's kind, arch and twin).
 served_get() {
-	served_download "$2:$arch=$1" ${twin:+"linux-$twin-${2#"linux-$kind-"}:$arch=$1"}
+	served_download "$2:$arch=$1" ${twin:+"linux-$twin-${2#"linux-$kind-"}:$arch=$1"} >&2
 }
 
 # served_older KIND FLAVOUR ARCH VERSION: "VERSION PACKAGE" for each
