@@ -260,13 +260,13 @@ if (%bench_row) {
 	$md .= "|---|---|---|---|---|---|---|---|---|\n";
 	for my $name ('bookworm', @names) {
 		my $b = $name eq 'bookworm' ? $bench : $bench_row{$name};
-		my $f = need($b, 'figures', "bench-rows/$name.json");
+		my $file = $name eq 'bookworm' ? 'bench.json' : "bench-rows/$name.json";
+		my $f = need($b, 'figures', $file);
+		# a ratio with its range in brackets; a time, its median alone
 		my $fig = sub {
 			my ($key, $fmt) = @_;
-			my $v = need($f, $key, $name eq 'bookworm' ? 'bench.json' : "bench-rows/$name.json");
-			return thousands($v->{median}) if $fmt eq 'ns';
-			my ($m, $r) = (x2($v->{median}), range2($v->{min}, $v->{max}));
-			return $r ? "$m ($r)" : $m;
+			my ($m, $r) = figure_cells(need($f, $key, $file), $fmt);
+			return $fmt eq 'x' && $r ? "$m ($r)" : $m;
 		};
 		my $boots = $b->{boots} // 1;
 		$md .= '| ' . join(' | ', $name, $arch{$name} // '', $b->{run}{kernel} // $b->{kernel},
