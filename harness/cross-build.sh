@@ -5,8 +5,9 @@
 #
 # Build lwnfs W=1, the module and the test programs, for the Debian kernel
 # of matrix row ROW (RELEASE-ARCH: bookworm-arm64, bookworm-armhf,
-# bookworm-i386, bookworm-armel, trixie-arm64, trixie-s390x,
-# trixie-ppc64el, trixie-riscv64) with Debian's cross compiler of that
+# bookworm-i386, bookworm-armel, bookworm-s390x, bookworm-ppc64el,
+# trixie-arm64, trixie-s390x, trixie-ppc64el, trixie-riscv64) with
+# Debian's cross compiler of that
 # kernel's gcc version,
 # no emulation: in the amd64 cross root of its release (root.sh
 # bookworm-cross or trixie-cross, made or refreshed first), which holds

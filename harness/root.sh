@@ -6,8 +6,9 @@
 # Make, or refresh, the Debian root of matrix entry NAME (bullseye,
 # bookworm, trixie, trixie-rt, sid, next; and for other architectures
 # RELEASE-ARCH, each row of the table below: bookworm-i386,
-# bookworm-arm64, bookworm-armhf, bookworm-armel, trixie-arm64,
-# trixie-s390x, trixie-ppc64el, trixie-riscv64) under
+# bookworm-arm64, bookworm-armhf, bookworm-armel, bookworm-s390x,
+# bookworm-ppc64el, trixie-arm64, trixie-s390x, trixie-ppc64el,
+# trixie-riscv64) under
 # $LWNFS_CACHE/roots/NAME (default /var/cache/lwnfs): that release's
 # userland, compiler, kernel image and headers, bats and dkms, from
 # Debian's archive with mmdebstrap, for the row's architecture: the one
@@ -26,8 +27,9 @@
 # emulation: make, Debian's cross compilers of the release's gcc and the
 # headers of the kernel each foreign row of that release would get
 # (the table's rows of that release: bookworm-arm64, bookworm-armhf,
-# bookworm-i386, bookworm-armel; trixie-arm64, trixie-s390x,
-# trixie-ppc64el, trixie-riscv64), put in by cross-headers.sh; no kernel
+# bookworm-i386, bookworm-armel, bookworm-s390x, bookworm-ppc64el;
+# trixie-arm64, trixie-s390x, trixie-ppc64el, trixie-riscv64), put in
+# by cross-headers.sh; no kernel
 # image.
 # Prints the root's path.  "next" follows the newest amd64 kernel Debian
 # ships anywhere (newest-kernel.sh asks the suites $next_suites names): a
@@ -71,18 +73,20 @@ check_hours=$LWNFS_ROOT_CHECK
 # in, RELEASE-ARCH, whose cross root (RELEASE-cross) holds its headers.
 # armel: marvell (ARMv5, whose 64-bit atomics are spinlocks:
 # GENERIC_ATOMIC64) is bookworm's and ends there; trixie's one armel
-# kernel, rpi, is ARMv6K (ldrexd, as armhf).  ppc64el: the 64k flavour,
-# 64 KiB pages (the default powerpc64le flavour has 4 KiB, as x86).
-# The roots of the s390x and ppc64el rows themselves cannot be made from
-# the archive reachable here: it lists their packages but answers 404 for
-# most of them, libc6 and apt included (Dec 2026); armel's and riscv64's
-# can.
+# kernel, rpi, is ARMv6K (ldrexd, as armhf).  ppc64el: 64 KiB pages,
+# bookworm's powerpc64le flavour and trixie's powerpc64le-64k (trixie's
+# powerpc64le has 4 KiB, as x86): an architecture's line per flavour.
+# The trixie roots of s390x and ppc64el cannot be made from the archive
+# reachable here: it lists their packages but answers 404 for most of
+# them, libc6 and apt included (Dec 2026); it serves bookworm's, whose
+# rows boot those architectures.
 arches='
 arm64    arm64            aarch64-linux-gnu      foreign  bookworm trixie
 armhf    armmp-lpae       arm-linux-gnueabihf    foreign  bookworm
 i386     686-pae          i686-linux-gnu         i386     bookworm
 armel    marvell          arm-linux-gnueabi      foreign  bookworm
-s390x    s390x            s390x-linux-gnu        foreign  trixie
+s390x    s390x            s390x-linux-gnu        foreign  bookworm trixie
+ppc64el  powerpc64le      powerpc64le-linux-gnu  foreign  bookworm
 ppc64el  powerpc64le-64k  powerpc64le-linux-gnu  foreign  trixie
 riscv64  riscv64          riscv64-linux-gnu      foreign  trixie
 '
@@ -267,7 +271,7 @@ fi
 if [ -n "$foreign" ]; then
 	pkgs=make,perl,bc,kmod
 	for spec in $foreign; do
-		triplet=$(awk -v a="${spec%%:*}" '$1 == a { print $3 }' <<<"$arches")
+		triplet=$(awk -v a="${spec%%:*}" '$1 == a { print $3; exit }' <<<"$arches")
 		pkgs+=,gcc-$gcc-$triplet,libc6-dev-${spec%%:*}-cross
 		archs+=,${spec%%:*}
 	done

@@ -139,8 +139,7 @@ fi
 # VT220 one QEMU's serial is.  ppc64el: pseries, its hypervisor console
 # (spapr-vty) and SLOF, from qemu-system-data.  riscv64: virt, an NS16550
 # UART, and the firmware QEMU loads by default, OpenSBI's fw_dynamic from
-# qemu-system-data.  (riscv64 boots; s390x and ppc64el are data only:
-# the archive reachable here serves no root for them.)
+# qemu-system-data.
 machines='
 X86            qemu-system-x86_64   -                max                  ttyS0     pci  harness/deps.sh
 ARM64          qemu-system-aarch64  virt             max,pauth-impdef=on  ttyAMA0   pci  harness/deps.sh foreign
