@@ -137,7 +137,9 @@ fi
 # have no PCI and no virtio-mmio, so no 9p root.  s390x: the virtio
 # devices are on the channel subsystem (ccw), the console is the SCLP
 # VT220 one QEMU's serial is.  ppc64el: pseries, its hypervisor console
-# (spapr-vty) and SLOF, from qemu-system-data.  riscv64: virt, an NS16550
+# (spapr-vty) and SLOF, from qemu-system-data; without the Spectre
+# mitigations' capabilities, which TCG does not emulate (QEMU would warn
+# on each boot that it cannot give them).  riscv64: virt, an NS16550
 # UART, and the firmware QEMU loads by default, OpenSBI's fw_dynamic from
 # qemu-system-data.
 machines='
@@ -147,7 +149,7 @@ ARCH_MULTI_V5  none  the marvell kernel supports no board QEMU emulates (Kirkwoo
 ARCH_MULTI_V6  none  QEMU runs the rpi kernel on raspi0 or raspi1ap only, which have no PCI or virtio-mmio for the 9p root
 ARM            qemu-system-arm      virt             cortex-a15           ttyAMA0   pci  harness/deps.sh foreign
 S390           qemu-system-s390x    s390-ccw-virtio  max                  ttysclp0  ccw  apt-get install qemu-system-misc
-PPC_PSERIES    qemu-system-ppc64    pseries          -                    hvc0      pci  apt-get install qemu-system-ppc
+PPC_PSERIES    qemu-system-ppc64    pseries,cap-cfpc=broken,cap-sbbc=broken,cap-ibs=broken,cap-ccf-assist=off  -  hvc0  pci  apt-get install qemu-system-ppc
 RISCV          qemu-system-riscv64  virt             -                    ttyS0     pci  apt-get install qemu-system-misc
 '
 config=$(dirname "$kernel")/config-$release
