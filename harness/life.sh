@@ -47,7 +47,9 @@
 # the ones they build on (each test goes on from the state the ones
 # before it left; the second boot comes only when the first passed and
 # installed a new kernel).
-# Prints the TAP of each boot and a closing "N passed, N failed, N
+# Prints the TAP of each boot, with what every test printed, passed or
+# not (what apt, dpkg and dkms said; the kernels DKMS built for), kept in
+# $LWNFS_CACHE/life-logs, and a closing "N passed, N failed, N
 # skipped" line; exits non-zero when a test fails or a guest does not
 # finish.
 set -euo pipefail
@@ -137,7 +139,7 @@ boot() {
 		return 0
 	fi
 	(cd "$root/srv/lwnfs" && LWNFS_NEXT_VERSION=$next harness/vm.sh -r "$root" -w "${systemd[@]}" \
-		-k "$release" -t "$LWNFS_LIFE_TIMEOUT" -- bats --tap --timing \
+		-k "$release" -t "$LWNFS_LIFE_TIMEOUT" -- bats --tap --timing --show-output-of-passing-tests \
 		${LWNFS_LIFE_FILTER:+--filter "$LWNFS_LIFE_FILTER"} "$suite") |
 		tee "$log" || rc=${PIPESTATUS[0]}
 	read -r p f s < <(harness/tap-count.sh "$log" "$rc")
