@@ -52,8 +52,8 @@ trixie-arm64     cross  boots
 bookworm-armel   cross  no QEMU machine runs the marvell kernel (ARMv5: Kirkwood and Orion5x boards)
 bookworm-s390x   cross  boots
 bookworm-ppc64el cross  boots
-trixie-s390x     cross  the archive reachable here does not serve trixie's s390x userland (404 for libc6): no root (bookworm-s390x boots s390x)
-trixie-ppc64el   cross  the archive reachable here does not serve trixie's ppc64el userland (404 for libc6): no root (bookworm-ppc64el boots ppc64el, 64 KiB pages)
+trixie-s390x     cross  the archive reachable here does not serve the s390x userland of trixie (404 for libc6): no root (bookworm-s390x boots s390x)
+trixie-ppc64el   cross  the archive reachable here does not serve the ppc64el userland of trixie (404 for libc6): no root (bookworm-ppc64el boots ppc64el, 64 KiB pages)
 trixie-riscv64   cross  boots
 '
 # row_how ROW: how -b builds ROW; row_boots ROW: "boots" or why not (both

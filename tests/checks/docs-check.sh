@@ -138,6 +138,8 @@ declare -A OTHERS_MESSAGES=(
 	["Error! Bad return status for module build"]="dkms's, when a build fails (bookworm's 3.0)"
 	["Consult /var/lib/dkms/"]="dkms's, after a failed build"
 	["dkms: autoinstall for kernel"]="dkms's kernel hook, /etc/kernel/postinst.d/dkms"
+	["Autoinstall on"]="dkms's autoinstall, when a build fails (trixie's 3.2)"
+	["Error! One or more modules failed to install during autoinstall."]="dkms's autoinstall (trixie's 3.2)"
 	["run-parts: /etc/kernel/postinst.d/dkms exited"]="run-parts, which runs the kernel package's hooks"
 	["dpkg: error processing package"]="dpkg's, for the kernel package whose hook failed"
 )
