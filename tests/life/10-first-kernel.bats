@@ -248,6 +248,8 @@ all_kernels() {
 		done
 	fi
 	rm -f /etc/dkms/framework.conf.d/zz-lwnfs-life.conf
+	echo "kernels: $(kernels | tr '\n' ' ')"
+	echo "built for: $(built_for | tr '\n' ' ')"
 	[ "$(built_for)" = "$(kernels)" ]
 	[ "$(modinfo -k "$cloud" -F version lwnfs)" = "$VERSION" ]
 }
