@@ -330,6 +330,7 @@ slab_returned() {
 }
 
 @test "the memory of 10000 made counters returns to every slab cache it came from, at rm and at umount" {
+	local end try returned
 	mount -o remount,max_counters=20000 "$MNT"
 	for end in rm umount; do
 		slab_objects "$BATS_TEST_TMPDIR/before"
@@ -341,10 +342,23 @@ slab_returned() {
 		else
 			umount "$MNT"
 		fi
-		slab_objects "$BATS_TEST_TMPDIR/after"
-		echo "after $end:"
-		slab_returned "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/made" \
-			"$BATS_TEST_TMPDIR/after" 10000
+		# What RCU frees (dentries, a security module's inode blobs) goes
+		# a grace period and its callbacks after rm or umount, which
+		# under TCG can lag by seconds: measured again, once a second,
+		# for up to ten seconds; a leak still holds then.
+		returned=
+		for try in 1 2 3 4 5 6 7 8 9 10; do
+			slab_objects "$BATS_TEST_TMPDIR/after"
+			if slab_returned "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/made" \
+				"$BATS_TEST_TMPDIR/after" 10000 >"$BATS_TEST_TMPDIR/verdict"; then
+				returned=yes
+				break
+			fi
+			[ "$try" = 10 ] || sleep 1
+		done
+		echo "after $end, measured $try times:"
+		cat "$BATS_TEST_TMPDIR/verdict"
+		[ "$returned" = yes ]
 	done
 }
 
