@@ -4,9 +4,10 @@
 # Usage: harness/cross-build.sh ROW
 #
 # Build lwnfs W=1, the module and the test programs, for the Debian kernel
-# of matrix row ROW (RELEASE-ARCH: bookworm-arm64, bookworm-armhf,
-# bookworm-i386, bookworm-armel, bookworm-s390x, bookworm-ppc64el,
-# trixie-arm64, trixie-s390x, trixie-ppc64el, trixie-riscv64) with
+# of matrix row ROW (RELEASE-ARCH[-FLAVOUR]: bookworm-arm64,
+# bookworm-armhf, bookworm-i386, bookworm-armel, bookworm-armel-rpi,
+# bookworm-s390x, bookworm-ppc64el, trixie-arm64, trixie-s390x,
+# trixie-ppc64el, trixie-riscv64) with
 # Debian's cross compiler of that
 # kernel's gcc version,
 # no emulation: in the amd64 cross root of its release (root.sh
@@ -34,7 +35,8 @@ dest=/srv/lwnfs-$row
 # names it, the prefix of Debian's cross compiler and binutils for it, and
 # its word size: on a 32-bit one lwnfs.ko must call no 64-bit division
 # helper of libgcc.  Row RELEASE-ARCH is built in the cross root
-# RELEASE-cross, whose headers of ARCH root.sh's table chose.
+# RELEASE-cross, whose headers of ARCH root.sh's table chose (the first
+# flavour it gives ARCH in RELEASE; RELEASE-ARCH-FLAVOUR: FLAVOUR's).
 arches='
 arm64    aarch64-linux-gnu-     64
 armhf    arm-linux-gnueabihf-   32
@@ -44,16 +46,19 @@ s390x    s390x-linux-gnu-       64
 ppc64el  powerpc64le-linux-gnu- 64
 riscv64  riscv64-linux-gnu-     64
 '
-cross=${row%-*}-cross arch=${row##*-} prefix='' bits=''
+cross=${row%%-*}-cross arch=${row#*-} flavour='' prefix='' bits=''
+case $arch in *-*) flavour=${arch#*-} arch=${arch%%-*} ;; esac
 read -r prefix bits < <(awk -v a="$arch" '$1 == a { print $2, $3 }' <<<"$arches") || true
 if [ "$row" = "$arch" ] || [ -z "$prefix" ]; then
-	echo "cross-build: unknown row '$row' (RELEASE-ARCH, ARCH one of:$(awk 'NF { printf " %s", $1 }' <<<"$arches"))" >&2
+	echo "cross-build: unknown row '$row' (RELEASE-ARCH[-FLAVOUR], ARCH one of:$(awk 'NF { printf " %s", $1 }' <<<"$arches"))" >&2
 	exit 2
 fi
 
 root=$("$here/root.sh" "$cross")
-# "ARCH:FLAVOUR RELEASE VERSION", one line per foreign row of the root.
-read -r spec release < <(awk -v a="$arch" 'index($1, a ":") == 1 { print $1, $2 }' \
+# "ARCH:FLAVOUR RELEASE VERSION", one line per foreign row of the root,
+# in the order of root.sh's table.
+read -r spec release < <(awk -v a="$arch" -v f="$flavour" \
+	'(f == "" && index($1, a ":") == 1) || $1 == a ":" f { print $1, $2; exit }' \
 	"$root/.lwnfs-headers") || true
 kdir=/usr/src/linux-headers-$release
 if [ -z "$release" ] || [ ! -f "$root$kdir/.kernelvariables" ]; then

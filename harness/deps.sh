@@ -101,8 +101,11 @@ if [ "${1:-}" = debug ]; then
 fi
 if [ "${1:-}" = foreign ]; then
 	# qemu-system-data, which these pull in, carries the firmware of each:
-	# SLOF for pseries, s390-ccw.img, OpenSBI for riscv64 virt.
-	extra+=(qemu-system-arm qemu-system-ppc qemu-system-misc qemu-user-static binfmt-support)
+	# SLOF for pseries, s390-ccw.img, OpenSBI for riscv64 virt.  raspi0's
+	# guest (armel) boots from an SD card, ext4 (e2fsprogs), on a device
+	# tree vm.sh edits (device-tree-compiler).
+	extra+=(qemu-system-arm qemu-system-ppc qemu-system-misc qemu-user-static binfmt-support
+		e2fsprogs device-tree-compiler)
 fi
 if [ "${1:-}" = selinux ]; then
 	extra+=(checkpolicy)

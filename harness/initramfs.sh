@@ -1,16 +1,20 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/initramfs.sh RELEASE OUTPUT [MODROOT]
+# Usage: harness/initramfs.sh RELEASE OUTPUT [MODROOT [BUS]]
 # Build a busybox initramfs for kernel RELEASE that loads the virtio, 9p and
 # overlay modules (from MODROOT/lib/modules, default /; MODROOT's busybox
 # when it has one) and mounts the root
 # vm.sh shares read-only over 9p (the host's, or a Debian root made by
 # root.sh) under a tmpfs overlay as the guest's root; with lwnfs_rw=1 on
 # the kernel command line (vm.sh -w), the shared root itself, writable.
+# BUS "sd" (vm.sh's machines with no virtio): the ext4 module instead, and
+# the root is the card lwnfs_card=DEVICE names, written to.
 set -euo pipefail
 
-release=$1 out=$2 modroot=${3:-/}
+release=$1 out=$2 modroot=${3:-/} bus=${4:-pci}
+modules='virtio_pci 9pnet_virtio 9p overlay'
+[ "$bus" != sd ] || modules=ext4
 moddir=$modroot/lib/modules/$release
 [ -d "$moddir" ] || { echo "initramfs: no modules for $release in $moddir" >&2; exit 1; }
 
@@ -25,7 +29,7 @@ cp "$busybox" "$work/bin/busybox"
 
 # Module files in load order, uncompressed so busybox insmod takes them.
 [ -f "$moddir/modules.dep" ] || depmod -b "$modroot" "$release"
-for mod in virtio_pci 9pnet_virtio 9p overlay; do
+for mod in $modules; do
 	modprobe -d "$modroot" -S "$release" --show-depends "$mod"
 done | awk '$1 == "insmod" { print $2 }' | awk '!seen[$0]++' |
 while read -r path; do
@@ -45,7 +49,11 @@ cat >"$work/init" <<'INIT'
 mount -t proc proc /proc
 mount -t devtmpfs devtmpfs /dev
 while read -r m; do insmod "/lib/modules/$m" || echo "init: insmod $m failed"; done </lib/modules/order
-if [ "${lwnfs_rw:-}" = 1 ]; then	# vm.sh -w: the root itself, written through
+if [ -n "${lwnfs_card:-}" ]; then	# the SD card vm.sh made for this boot
+	tries=0
+	while [ ! -b "$lwnfs_card" ] && [ "$tries" -lt 300 ]; do sleep 0.1; tries=$((tries + 1)); done
+	mount -t ext4 "$lwnfs_card" /newroot
+elif [ "${lwnfs_rw:-}" = 1 ]; then	# vm.sh -w: the root itself, written through
 	mount -t 9p -o trans=virtio,version=9p2000.L,rw,cache=loose,msize=512000 hostroot /newroot
 else
 	mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=512000 hostroot /lower

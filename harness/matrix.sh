@@ -6,8 +6,8 @@
 # make check-all: for each matrix row (default: $KERNELS, else all of
 # the table below: bullseye bookworm trixie trixie-rt sid next
 # bookworm-i386 bookworm-arm64 bookworm-armhf trixie-arm64
-# bookworm-s390x bookworm-ppc64el trixie-riscv64, booted; bookworm-armel
-# trixie-s390x trixie-ppc64el, built only),
+# bookworm-armel-rpi bookworm-s390x bookworm-ppc64el trixie-riscv64,
+# booted; bookworm-armel trixie-s390x trixie-ppc64el, built only),
 # make or refresh the
 # release's root (root.sh), build lwnfs W=1 in it with its own compiler
 # (root-build.sh), check what conftest.sh found in its headers against
@@ -39,22 +39,23 @@ cd "$(dirname "$0")/.."
 # kernel, else why it does not yet (then it is only built, as -b builds
 # it, and counts as a skip where it was to boot).
 table='
-bullseye         root   boots
-bookworm         root   boots
-trixie           root   boots
-trixie-rt        root   boots
-sid              root   boots
-next             root   boots
-bookworm-i386    root   boots
-bookworm-arm64   cross  boots
-bookworm-armhf   cross  boots
-trixie-arm64     cross  boots
-bookworm-armel   cross  no QEMU machine runs the marvell kernel (ARMv5: Kirkwood and Orion5x boards)
-bookworm-s390x   cross  boots
-bookworm-ppc64el cross  boots
-trixie-s390x     cross  the archive reachable here does not serve the s390x userland of trixie (404 for libc6): no root (bookworm-s390x boots s390x)
-trixie-ppc64el   cross  the archive reachable here does not serve the ppc64el userland of trixie (404 for libc6): no root (bookworm-ppc64el boots ppc64el, 64 KiB pages)
-trixie-riscv64   cross  boots
+bullseye           root   boots
+bookworm           root   boots
+trixie             root   boots
+trixie-rt          root   boots
+sid                root   boots
+next               root   boots
+bookworm-i386      root   boots
+bookworm-arm64     cross  boots
+bookworm-armhf     cross  boots
+trixie-arm64       cross  boots
+bookworm-armel     cross  no QEMU machine runs the marvell kernel (ARMv5: Kirkwood and Orion5x boards)
+bookworm-armel-rpi cross  boots
+bookworm-s390x     cross  boots
+bookworm-ppc64el   cross  boots
+trixie-s390x       cross  the archive reachable here does not serve the s390x userland of trixie (404 for libc6): no root (bookworm-s390x boots s390x)
+trixie-ppc64el     cross  the archive reachable here does not serve the ppc64el userland of trixie (404 for libc6): no root (bookworm-ppc64el boots ppc64el, 64 KiB pages)
+trixie-riscv64     cross  boots
 '
 # row_how ROW: how -b builds ROW; row_boots ROW: "boots" or why not (both
 # empty for a row the table has not).

@@ -6,9 +6,9 @@
 # Make, or refresh, the Debian root of matrix entry NAME (bullseye,
 # bookworm, trixie, trixie-rt, sid, next; and for other architectures
 # RELEASE-ARCH, each row of the table below: bookworm-i386,
-# bookworm-arm64, bookworm-armhf, bookworm-armel, bookworm-s390x,
-# bookworm-ppc64el, trixie-arm64, trixie-s390x, trixie-ppc64el,
-# trixie-riscv64) under
+# bookworm-arm64, bookworm-armhf, bookworm-armel, bookworm-armel-rpi,
+# bookworm-s390x, bookworm-ppc64el, trixie-arm64, trixie-s390x,
+# trixie-ppc64el, trixie-riscv64) under
 # $LWNFS_CACHE/roots/NAME (default /var/cache/lwnfs): that release's
 # userland, compiler, kernel image and headers, bats and dkms, from
 # Debian's archive with mmdebstrap, for the row's architecture: the one
@@ -70,10 +70,13 @@ check_hours=$LWNFS_ROOT_CHECK
 # argument: "i386" natively where the host's kernel runs i386 programs,
 # else under qemu-user, deps.sh i386 decides and says; "foreign" under
 # qemu-user through binfmt_misc); and the releases it has a matrix row
-# in, RELEASE-ARCH, whose cross root (RELEASE-cross) holds its headers.
+# in, RELEASE-ARCH, whose cross root (RELEASE-cross) holds its headers;
+# where a release has two flavours of an architecture, the first line's
+# row is RELEASE-ARCH, the other's RELEASE-ARCH-FLAVOUR.
 # armel: marvell (ARMv5, whose 64-bit atomics are spinlocks:
-# GENERIC_ATOMIC64) is bookworm's and ends there; trixie's one armel
-# kernel, rpi, is ARMv6K (ldrexd, as armhf).  ppc64el: 64 KiB pages,
+# GENERIC_ATOMIC64) is bookworm's and ends there; rpi (ARMv6K: ldrexd,
+# as armhf) is the armel kernel QEMU boots (its raspi0), and trixie's
+# only one.  ppc64el: 64 KiB pages,
 # bookworm's powerpc64le flavour and trixie's powerpc64le-64k (trixie's
 # powerpc64le has 4 KiB, as x86): an architecture's line per flavour.
 # The trixie roots of s390x and ppc64el cannot be made from the archive
@@ -85,6 +88,7 @@ arm64    arm64            aarch64-linux-gnu      foreign  bookworm trixie
 armhf    armmp-lpae       arm-linux-gnueabihf    foreign  bookworm
 i386     686-pae          i686-linux-gnu         i386     bookworm
 armel    marvell          arm-linux-gnueabi      foreign  bookworm
+armel    rpi              arm-linux-gnueabi      foreign  bookworm
 s390x    s390x            s390x-linux-gnu        foreign  bookworm trixie
 ppc64el  powerpc64le      powerpc64le-linux-gnu  foreign  bookworm
 ppc64el  powerpc64le-64k  powerpc64le-linux-gnu  foreign  trixie
@@ -111,9 +115,13 @@ trixie-cross) suite=trixie gcc=14 ;;
 # maintainer scripts (and root-build.sh its compiler) under qemu-user
 # through binfmt_misc, or natively (i386, where the host can).
 *-*)
-	suite=${name%-*} arch=${name##*-}
+	suite=${name%%-*} arch=${name#*-} want=''
+	case $arch in *-*) want=${arch#*-} arch=${arch%%-*} ;; esac
+	# RELEASE-ARCH: ARCH's first line of RELEASE; RELEASE-ARCH-FLAVOUR:
+	# its line of FLAVOUR.
 	while read -r a f _ how releases; do
-		if [ "$a" = "$arch" ] && [[ " $releases " == *" $suite "* ]]; then
+		if [ -z "$programs" ] && [ "$a" = "$arch" ] && [ "${want:-$f}" = "$f" ] &&
+			[[ " $releases " == *" $suite "* ]]; then
 			flavour=$f programs=$how
 		fi
 	done <<<"$arches"
@@ -121,9 +129,9 @@ trixie-cross) suite=trixie gcc=14 ;;
 *) arch='' ;;
 esac
 if [ -z "$arch" ]; then
-	rows=$(while read -r a _ _ _ releases; do
-		for r in $releases; do echo "$r-$a"; done
-	done <<<"$arches" | sort -s -t- -k1,1 | tr '\n' ' ')
+	rows=$(awk 'NF { for (i = 5; i <= NF; i++) {
+			row = $i "-" $1; if (seen[row]++) row = row "-" $2; print row } }' \
+		<<<"$arches" | sort -s -t- -k1,1 | tr '\n' ' ')
 	echo "root: unknown row '$name' (bullseye bookworm trixie trixie-rt sid next" \
 		"${rows}bookworm-life trixie-life bookworm-cross trixie-cross)" >&2
 	exit 2

@@ -102,7 +102,7 @@ sub run_facts {
 # The row's architecture, from its name: amd64 unless it names another.
 sub arch {
 	my ($name) = @_;
-	return $name =~ /-(i386|arm64|armhf|armel|s390x|ppc64el|riscv64)$/ ? $1 : 'amd64';
+	return $name =~ /-(i386|arm64|armhf|armel|s390x|ppc64el|riscv64)(?:-[a-z0-9]+)?$/ ? $1 : 'amd64';
 }
 
 if ($opt{m}) {

@@ -5,7 +5,8 @@
 #              [-o DIR] [-a REGEX] [-c] [-A PARAMS] [-U VARS] [-i] [--] COMMAND...
 #
 # Boot a Debian kernel (default: the distro's) in QEMU, with the host's root
-# shared read-only over 9p under a tmpfs overlay, run COMMAND as root in the
+# shared read-only over 9p under a tmpfs overlay (on a machine with no
+# virtio, an SD card made from it; below), run COMMAND as root in the
 # current directory, with the LWNFS_* variables of this environment, and
 # exit with its status.  With -r ROOT the guest's root is the directory
 # ROOT instead (a Debian root made by root.sh): the kernel is
@@ -43,6 +44,13 @@
 # boots the kernel and the initramfs, copied onto the partition, with the
 # command line vm.sh gives either way.  shim checks grub, grub has shim
 # check the kernel.
+# A machine whose bus is "sd" in the table below (armel's rpi kernel on
+# raspi0: no PCI, no virtio-mmio, so no 9p) gets its root, with -r ROOT
+# only, as an ext4 SD card made from ROOT for the one boot, written to in
+# place of an overlay, and finds what vm.sh hands it, and leaves what it
+# hands back, in the card's /lwnfs-results, read back with debugfs once
+# the guest is off (its output then, not as it comes); with the memory
+# and the one CPU the board has.  -w, -s and -U are refused there.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -111,19 +119,14 @@ kernel=${kernel:-$(lwnfs_kernel_image "$root" "$release")}
 
 cache=$LWNFS_CACHE/initramfs  # kept between runs
 mkdir -p "$cache"
-# Remade when the modules change: a remade root has a new modules.dep.
-initrd=$cache/${root:+$(basename "$root")-}$release.cpio.gz
-if [ ! -s "$initrd" ] || [ "$here/initramfs.sh" -nt "$initrd" ] ||
-	[ "$modroot/lib/modules/$release/modules.dep" -nt "$initrd" ]; then
-	"$here/initramfs.sh" "$release" "$initrd" "$modroot"
-fi
 
 # The machine to emulate, from the kernel's own configuration (the host's
 # kernel, a root's, or one built here, which is x86-64): the first line
 # of the table whose CONFIG_ option the config sets (=y), the first line
 # for a kernel with no config.  Each line: the option; the qemu-system
 # binary; its -M and its -cpu under TCG ("-": QEMU's default); the console
-# the kernel writes to; the bus of the virtio-9p devices (virtio-9p-BUS);
+# the kernel writes to; the bus of the virtio-9p devices (virtio-9p-BUS;
+# "sd": none, the root on an SD card);
 # and where the binary comes from.  A binary "none" is followed by why no
 # machine QEMU emulates boots such a kernel.
 # x86-64 runs 686-pae (i386) kernels too.  ARM: QEMU's "virt" board (PCI,
@@ -132,9 +135,10 @@ fi
 # armmp-lpae needs LPAE: a Cortex-A15.  armel: Debian's marvell kernel
 # (bookworm's last, ARMv5) knows only Kirkwood and Orion5x boards, none of
 # which QEMU emulates (nor does it know QEMU's ARMv5 boards, versatilepb,
-# integratorcp, realview-eb, musicpal, ...); its rpi kernel (ARMv6K, the
-# one armel kernel of trixie) runs on QEMU's raspi0 and raspi1ap, which
-# have no PCI and no virtio-mmio, so no 9p root.  s390x: the virtio
+# integratorcp, realview-eb, musicpal, ...).  Its rpi kernel (ARMv6K, the
+# one armel kernel of trixie) runs on QEMU's raspi0, a Raspberry Pi Zero:
+# one CPU, 512 MiB, the kernel's bcm2835-rpi-zero.dtb, its PL011 as
+# console, and an SD card (bus "sd", above).  s390x: the virtio
 # devices are on the channel subsystem (ccw), the console is the SCLP
 # VT220 one QEMU's serial is.  ppc64el: pseries, its hypervisor console
 # (spapr-vty) and SLOF, from qemu-system-data; without the Spectre
@@ -146,7 +150,7 @@ machines='
 X86            qemu-system-x86_64   -                max                  ttyS0     pci  harness/deps.sh
 ARM64          qemu-system-aarch64  virt             max,pauth-impdef=on  ttyAMA0   pci  harness/deps.sh foreign
 ARCH_MULTI_V5  none  the marvell kernel supports no board QEMU emulates (Kirkwood, Orion5x)
-ARCH_MULTI_V6  none  QEMU runs the rpi kernel on raspi0 or raspi1ap only, which have no PCI or virtio-mmio for the 9p root
+ARCH_MULTI_V6  qemu-system-arm      raspi0           -                    ttyAMA0   sd   harness/deps.sh foreign
 ARM            qemu-system-arm      virt             cortex-a15           ttyAMA0   pci  harness/deps.sh foreign
 S390           qemu-system-s390x    s390-ccw-virtio  max                  ttysclp0  ccw  apt-get install qemu-system-misc
 PPC_PSERIES    qemu-system-ppc64    pseries,cap-cfpc=broken,cap-sbbc=broken,cap-ibs=broken,cap-ccf-assist=off  -  hvc0  pci  apt-get install qemu-system-ppc
@@ -175,6 +179,29 @@ board='' cpu='' console='' bus='' remedy=''
 read -r board cpu console bus remedy <<<"$rest"
 machine=("$bin")
 [ "$board" = - ] || machine+=(-M "$board")
+memory=$LWNFS_GUEST_MEMORY cpus=$LWNFS_GUEST_CPUS dtb='' card=''
+if [ "$bus" = sd ]; then
+	[ -n "$root" ] || { echo "vm: $board boots a root made by root.sh (-r ROOT), as an SD card" >&2; exit 2; }
+	[ -z "$writable$vars" ] || { echo "vm: -w, -s and -U need virtio, which $board has not" >&2; exit 2; }
+	for tool in mke2fs:e2fsprogs debugfs:e2fsprogs fdtput:device-tree-compiler; do
+		command -v "${tool%%:*}" >/dev/null ||
+			{ echo "vm: ${tool%%:*} is missing (${tool#*:}: harness/deps.sh foreign)" >&2; exit 1; }
+	done
+	# The board's memory and CPUs, and the kernel's device tree for it.
+	case $board in
+	raspi0) memory=512 cpus=1 dtb=bcm2835-rpi-zero.dtb ;;
+	*) echo "vm: no device tree known for $board" >&2; exit 1 ;;
+	esac
+	dtb=$root/usr/lib/linux-image-$release/$dtb
+	[ -r "$dtb" ] || { echo "vm: cannot read $dtb" >&2; exit 1; }
+fi
+
+# Remade when the modules change: a remade root has a new modules.dep.
+initrd=$cache/${root:+$(basename "$root")-}$release.cpio.gz
+if [ ! -s "$initrd" ] || [ "$here/initramfs.sh" -nt "$initrd" ] ||
+	[ "$modroot/lib/modules/$release/modules.dep" -nt "$initrd" ]; then
+	"$here/initramfs.sh" "$release" "$initrd" "$modroot" "$bus"
+fi
 # -U: what the boot through shim and grub needs.
 firmware=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
 shim=${root}/usr/lib/shim/shimx64.efi.signed
@@ -225,7 +252,7 @@ command -v "$bin" >/dev/null || {
 
 results=$(mktemp -d) esp=''
 units=()
-trap 'rm -rf "$results" "${units[@]}" ${esp:+"$esp" "$esp.cfg"}' EXIT
+trap 'rm -rf "$results" "$results".card* "$results.dtb" "${units[@]}" ${esp:+"$esp" "$esp.cfg"}' EXIT
 # -s: the root's own init, and a unit that runs booted.sh once systemd
 # has started it, wanted by the targets a boot can end in.  It stays
 # through the isolation into emergency.target; started as a simple
@@ -268,6 +295,7 @@ ro=,readonly=on
 # that it still holds the run's first record).
 append="console=$console panic_on_warn=1 oops=panic panic=-1 loglevel=4 log_buf_len=8M"
 append+=" lwnfs_init=$init lwnfs_accel=$accel_name${writable:+ lwnfs_rw=1}${params:+ $params}"
+[ "$bus" != sd ] || append+=" lwnfs_card=/dev/mmcblk0"
 # Under TCG the vCPUs' TSCs are not in sync, so the kernel falls back to
 # the HPET, an emulated device read on every clock read: with the TSC,
 # forking and exec'ing (what bats does all day) take a third less time.
@@ -280,12 +308,44 @@ append+=" lwnfs_init=$init lwnfs_accel=$accel_name${writable:+ lwnfs_rw=1}${para
 # threshold it takes, 60 s: a lockup of the kernel's own still shows,
 # after 120 s.
 [ "$accel_name" != tcg ] || append+=" watchdog_thresh=60"
-qemu=("${machine[@]}" "${accel[@]}" -m "$LWNFS_GUEST_MEMORY" -smp "$LWNFS_GUEST_CPUS" -nodefaults
-	-display none -no-reboot
-	-fsdev "local,id=hostroot,path=${root:-/},security_model=none$ro,multidevs=remap"
-	-device "virtio-9p-$bus,fsdev=hostroot,mount_tag=hostroot"
-	-fsdev "local,id=results,path=$results,security_model=none"
-	-device "virtio-9p-$bus,fsdev=results,mount_tag=results")
+qemu=("${machine[@]}" "${accel[@]}" -m "$memory" -smp "$cpus" -nodefaults -display none -no-reboot)
+if [ "$bus" != sd ]; then
+	qemu+=(-fsdev "local,id=hostroot,path=${root:-/},security_model=none$ro,multidevs=remap"
+		-device "virtio-9p-$bus,fsdev=hostroot,mount_tag=hostroot"
+		-fsdev "local,id=results,path=$results,security_model=none"
+		-device "virtio-9p-$bus,fsdev=results,mount_tag=results")
+else
+	# The card: ROOT, and room for what the suites install, in a size of
+	# a power of two (QEMU takes no other); what vm.sh hands the guest in
+	# its /lwnfs-results.
+	card=$results.card
+	size=$(du -sm "$root" | cut -f1) mib=1024
+	while [ "$mib" -lt $((size * 2 + 512)) ]; do mib=$((mib * 2)); done
+	truncate -s "${mib}M" "$card"
+	mke2fs -q -t ext4 -L lwnfs-root -d "$root" "$card"
+	{
+		echo "mkdir /lwnfs-results"
+		echo "mkdir /lwnfs-results/out"
+		for file in "$results"/*; do
+			[ ! -f "$file" ] || echo "write $file /lwnfs-results/${file##*/}"
+		done
+	} | debugfs -w -f - "$card" >/dev/null 2>&1
+	debugfs -R 'cat /lwnfs-results/cmd' "$card" 2>/dev/null | cmp -s - "$results/cmd" ||
+		{ echo "vm: cannot write /lwnfs-results to the SD card $card" >&2; exit 1; }
+	# The kernel's device tree less the ASB registers of its power
+	# controller, which QEMU does not emulate: the power-domain driver
+	# that their range brings up faults at boot reading them ("Unhandled
+	# fault: external abort" in bcm2835_power_probe).  The first range,
+	# the watchdog's, still powers the guest off.
+	cp "$dtb" "$results.dtb"
+	dtb=$results.dtb
+	pm=$(fdtget -tx "$dtb" /soc/watchdog@7e100000 reg 2>/dev/null || true)
+	[ "$(wc -w <<<"$pm")" -ge 4 ] ||
+		{ echo "vm: $dtb: no power controller with ASB registers at /soc/watchdog@7e100000" >&2; exit 1; }
+	read -r -a pm <<<"$pm"
+	fdtput -tx "$dtb" /soc/watchdog@7e100000 reg "${pm[0]}" "${pm[1]}"
+	qemu+=(-dtb "$dtb" -drive "if=sd,format=raw,file=$card")
+fi
 if [ -z "$vars" ]; then
 	qemu+=(-kernel "$kernel" -initrd "$initrd" -append "$append")
 else
@@ -331,6 +391,12 @@ else
 	qpid=$!
 	tail -n +1 --pid="$qpid" -f "$results/output"
 	wait "$qpid" || true
+fi
+if [ -n "$card" ]; then	# what the guest left on the card, and its output
+	mkdir "$card.d"
+	debugfs -R "rdump /lwnfs-results $card.d" "$card" >/dev/null 2>&1 || true
+	[ ! -d "$card.d/lwnfs-results" ] || cp -r "$card.d/lwnfs-results/." "$results/"
+	[ "$interactive" = 1 ] || cat "$results/output"
 fi
 
 [ -z "$outdir" ] || cp -r "$results/out/." "$outdir/"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Stage 2 of the guest (PID 1 after switch_root): mount the pseudo
-# filesystems and the results share, then become command.sh, which runs
+# filesystems and the results share (or the SD card's /lwnfs-results,
+# where vm.sh gave the guest no virtio), then become command.sh, which runs
 # the command vm.sh left there and powers off.
 set -euo pipefail
 
@@ -18,7 +19,11 @@ mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs tmpfs /run
 mkdir -p /run/results
-mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 results /run/results
+if [ -n "${lwnfs_card:-}" ]; then	# on the card (vm.sh: no virtio)
+	mount --bind /lwnfs-results /run/results
+else
+	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 results /run/results
+fi
 r=/run/results
 cwd=$(cat "$r/cwd")
 # A fresh /tmp, unless the tree is a clone under /tmp: then /tmp stays the
