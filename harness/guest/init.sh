@@ -33,6 +33,12 @@ case $cwd/ in
 *) mount -t tmpfs tmpfs /tmp ;;
 esac
 hostname lwnfs-vm
+# A board with no real-time clock (vm.sh: raspi0): the host's time when
+# the boot began, and the seconds since.
+if [ -n "${lwnfs_time:-}" ]; then
+	read -r up _ </proc/uptime
+	date -s "@$((lwnfs_time + ${up%.*}))" >/dev/null
+fi
 if [ -e "$r/modules" ]; then	# a kernel built here: its modules
 	mkdir -p "/lib/modules/$(uname -r)"
 	mount --bind "$(cat "$r/modules")" "/lib/modules/$(uname -r)"
