@@ -21,6 +21,6 @@ harness/run-guest.sh -d bench -b tests/programs/lwnfs-scale -b tests/programs/lw
 	harness/guest/bench-scale.sh
 # Only now, with the whole run's figures in hand, the last run's go.
 rm -f scale.json peers.json bench-scale-*.svg bench-peers.svg
-harness/run-json.pl -g "$out/guest.json" "$out/scale.json" "$out/peers.json"
+harness/run-json.pl -g "$out/guest.json" -V "$out/vm.json" "$out/scale.json" "$out/peers.json"
 mv "$out/scale.json" "$out/peers.json" .
 harness/bench-plot.pl scale.json peers.json

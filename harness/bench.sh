@@ -36,7 +36,7 @@ if [ "$boots" = 1 ]; then
 else
 	harness/bench-boots.pl "$out/bench.json" "${files[@]}"
 fi
-harness/run-json.pl "$out/bench.json"
+harness/run-json.pl -V "$out/vm.json" "$out/bench.json"
 # Only now, with every boot's figures in hand, the last bench's go.
 rm -f bench-[0-9]*.json
 mv "$out"/bench*.json .

@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/run-json.pl [-k KERNEL] [-g GUEST.json] FILE.json...
+# Usage: harness/run-json.pl [-k KERNEL] [-g GUEST.json] [-V VM.json] FILE.json...
 #        harness/run-json.pl -m ROWS OUT.json
 #
 # What a run was, written into the JSON it left, so that docs/results.md
@@ -12,8 +12,10 @@
 # "KVM" (GUEST.json's or the file's "accel" where it has one, else
 # harness/vm.sh's verdict for this boot of the host).  KERNEL, or
 # GUEST.json's "kernel" (written by the guest), or the file's, is the
-# kernel measured.  The first form adds it to each FILE (make bench's
-# bench.json, make bench-scale's scale.json and peers.json).
+# kernel measured.  The guest's CPUs and memory are VM.json's (what
+# harness/vm.sh -o says the guest had), else settings.sh's.  The first
+# form adds it to each FILE (make bench's bench.json, make bench-scale's
+# scale.json and peers.json).
 #
 # With -m, OUT.json is the kernel matrix's run (harness/matrix.sh): ROWS
 # holds one line per row, its fields separated by tabs, as matrix.sh's
@@ -30,8 +32,9 @@ use Getopt::Std;
 use File::Basename qw(dirname);
 
 my %opt;
-getopts('k:g:m:', \%opt) or die "usage: run-json.pl [-k KERNEL] [-g GUEST.json] FILE.json... | -m ROWS OUT.json\n";
-die "usage: run-json.pl [-k KERNEL] [-g GUEST.json] FILE.json... | -m ROWS OUT.json\n"
+my $usage = "usage: run-json.pl [-k KERNEL] [-g GUEST.json] [-V VM.json] FILE.json... | -m ROWS OUT.json\n";
+getopts('k:g:V:m:', \%opt) or die $usage;
+die $usage
 	unless @ARGV && (!$opt{m} || @ARGV == 1);
 my $json = JSON::PP->new->pretty->canonical;
 my $tree = dirname(dirname(__FILE__));
@@ -131,6 +134,11 @@ if ($opt{m}) {
 }
 
 my ($kernel, $accel) = ($opt{k});
+if ($opt{V}) {
+	my $vm = slurp($opt{V});
+	($guest_cpus, $guest_mib) = ($vm->{cpus}, $vm->{memory_mib});
+	die "run-json: $opt{V}: no cpus and memory_mib\n" unless $guest_cpus && $guest_mib;
+}
 if ($opt{g}) {
 	my $guest = slurp($opt{g});
 	$kernel //= $guest->{kernel};

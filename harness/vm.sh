@@ -22,7 +22,8 @@
 # here; the kernel log of the run is checked for BUG, WARNING, Oops, leak
 # and "still in use" lines, any of which fails the run.  With -i the guest
 # runs COMMAND and then an interactive shell on this terminal.  With -o,
-# what COMMAND leaves in the guest's $LWNFS_OUT directory is copied to DIR.
+# what COMMAND leaves in the guest's $LWNFS_OUT directory is copied to DIR,
+# with vm.json: the guest's CPUs and MiB of memory.
 # -K and -M boot a kernel built here: its image, and the directory its
 # modules were installed into (INSTALL_MOD_PATH), which the guest sees as
 # its /lib/modules.  -a REGEX: kernel-log lines that match it are not
@@ -404,7 +405,12 @@ if [ -n "$card" ]; then	# what the guest left on the card, and its output
 	[ "$interactive" = 1 ] || cat "$results/output"
 fi
 
-[ -z "$outdir" ] || cp -r "$results/out/." "$outdir/"
+# The guest's size for harness/run-json.pl -V: a board's own (raspi0's)
+# is not settings.sh's.
+if [ -n "$outdir" ]; then
+	cp -r "$results/out/." "$outdir/"
+	printf '{"cpus": %d, "memory_mib": %d}\n' "$cpus" "$memory" >"$outdir/vm.json"
+fi
 if [ ! -s "$results/rc" ]; then
 	echo "vm: the guest did not finish (crash or ${timeout}s timeout); serial log:" >&2
 	# From just before the first report, whose head names the bug; else
