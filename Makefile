@@ -105,7 +105,7 @@ clean:
 				Module.symvers modules.order conftest.h && rm -rf .tmp_versions); fi || exit 1; \
 	done
 	rm -f $(READER) $(BENCH) $(FUZZ) $(FAULT) $(IO) $(RACE) $(SCALE) $(PEERS) bench.json bench-[0-9]*.json \
-		scale.json peers.json bench-*.svg profile-*.txt
+		scale.json peers.json bench-*.svg profile-*.txt vm.json
 	rm -rf build
 
 # extra/ on every kernel: newer kbuilds default to updates/.  DESTDIR

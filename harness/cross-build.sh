@@ -57,11 +57,16 @@ fi
 root=$("$here/root.sh" "$cross")
 # "ARCH:FLAVOUR RELEASE VERSION", one line per foreign row of the root,
 # in the order of root.sh's table.
-read -r spec release < <(awk -v a="$arch" -v f="$flavour" \
-	'(f == "" && index($1, a ":") == 1) || $1 == a ":" f { print $1, $2; exit }' \
+# RELEASE-ARCH-FLAVOUR names another flavour than the first (root.sh).
+read -r spec release < <(awk -v a="$arch" -v f="$flavour" '
+	index($1, a ":") == 1 && !n++ && f != "" && $1 == a ":" f { exit }
+	(f == "" && index($1, a ":") == 1) || $1 == a ":" f { print $1, $2; exit }' \
 	"$root/.lwnfs-headers") || true
 kdir=/usr/src/linux-headers-$release
-if [ -z "$release" ] || [ ! -f "$root$kdir/.kernelvariables" ]; then
+if [ -z "$release" ] && [ -n "$flavour" ]; then
+	echo "cross-build: unknown row '$row' (no second flavour $flavour of $arch in $root)" >&2
+	exit 2
+elif [ -z "$release" ] || [ ! -f "$root$kdir/.kernelvariables" ]; then
 	echo "cross-build: no ${spec:-$arch} headers in $root" >&2
 	exit 1
 fi
@@ -88,8 +93,9 @@ in_root make --no-print-directory -C "$dest" KDIR="$kdir" KERNELRELEASE="$releas
 	CROSS_COMPILE="$prefix" CC="$prefix$gcc" W=1 modules test-programs 2>&1 || rc=$?
 
 # 64-bit division on a 32-bit kernel must go through div_u64() and kin:
-# the kernel exports none of gcc's helpers for it.  Said in one line, from
-# lwnfs.o when modpost stopped the build before lwnfs.ko.
+# the kernel exports none of gcc's helpers for it (__udivdi3 and
+# __umoddi3 on i386, __aeabi_uldivmod on ARM, ...).  Said in one line,
+# from lwnfs.o when modpost stopped the build before lwnfs.ko.
 object=$dest/lwnfs.ko
 [ -f "$root$object" ] || object=$dest/lwnfs.o
 if [ "$bits" = 32 ] && [ -f "$root$object" ]; then

@@ -372,6 +372,7 @@ for my $r (@rows) {
 $table .= "\n" . para('Guests under', where($matrix->{run}) . '.',
 	'"build, s" is the row\'s build, where its run timed it apart from the root and the guest.',
 	(grep { row_run($_) eq '' } @rows) ? 'A row without a run has no record in `docs/data/matrix.json`.' : ());
+$table .= "\n" . para(@notes) if @notes;
 $table .= $end;
 my $readme = slurp_text("$tree/README.md");
 $readme =~ s/\Q$begin\E.*?\Q$end\E/$table/s

@@ -27,8 +27,9 @@
 # emulation: make, Debian's cross compilers of the release's gcc and the
 # headers of the kernel each foreign row of that release would get
 # (the table's rows of that release: bookworm-arm64, bookworm-armhf,
-# bookworm-i386, bookworm-armel, bookworm-s390x, bookworm-ppc64el;
-# trixie-arm64, trixie-s390x, trixie-ppc64el, trixie-riscv64), put in
+# bookworm-i386, bookworm-armel, bookworm-armel-rpi, bookworm-s390x,
+# bookworm-ppc64el; trixie-arm64, trixie-s390x, trixie-ppc64el,
+# trixie-riscv64), put in
 # by cross-headers.sh; no kernel
 # image.
 # Prints the root's path.  "next" follows the newest amd64 kernel Debian
@@ -118,10 +119,13 @@ trixie-cross) suite=trixie gcc=14 ;;
 	suite=${name%%-*} arch=${name#*-} want=''
 	case $arch in *-*) want=${arch#*-} arch=${arch%%-*} ;; esac
 	# RELEASE-ARCH: ARCH's first line of RELEASE; RELEASE-ARCH-FLAVOUR:
-	# its line of FLAVOUR.
+	# its line of FLAVOUR, another than the first's (one name a root).
+	first=''
 	while read -r a f _ how releases; do
-		if [ -z "$programs" ] && [ "$a" = "$arch" ] && [ "${want:-$f}" = "$f" ] &&
-			[[ " $releases " == *" $suite "* ]]; then
+		[ "$a" = "$arch" ] || continue
+		[[ " $releases " == *" $suite "* ]] || continue
+		first=${first:-$f}
+		if [ -z "$programs" ] && [ "${want:-$f}" = "$f" ] && [ "$want" != "$first" ]; then
 			flavour=$f programs=$how
 		fi
 	done <<<"$arches"

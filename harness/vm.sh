@@ -6,8 +6,8 @@
 #
 # Boot a Debian kernel (default: the distro's) in QEMU, with the host's root
 # shared read-only over 9p under a tmpfs overlay (on a machine with no
-# virtio, an SD card made from it; below), run COMMAND as root in the
-# current directory, with the LWNFS_* variables of this environment, and
+# virtio, -r ROOT only: an SD card made from ROOT; below), run COMMAND as
+# root in the current directory, with the LWNFS_* variables of this environment, and
 # exit with its status.  With -r ROOT the guest's root is the directory
 # ROOT instead (a Debian root made by root.sh): the kernel is
 # ROOT/boot/vmlinu[zx]-RELEASE (default: the only one there), its modules come
@@ -195,6 +195,9 @@ if [ "$bus" = sd ]; then
 	esac
 	dtb=$root/usr/lib/linux-image-$release/$dtb
 	[ -r "$dtb" ] || { echo "vm: cannot read $dtb" >&2; exit 1; }
+	# What the guest hands back goes there: never an earlier run's.
+	[ ! -e "$root/lwnfs-results" ] ||
+		{ echo "vm: $root/lwnfs-results is in the way of the card's results" >&2; exit 1; }
 fi
 
 # Remade when the modules change: a remade root has a new modules.dep.
@@ -251,9 +254,9 @@ command -v "$bin" >/dev/null || {
 	exit 1
 }
 
-results=$(mktemp -d) esp=''
+results=$(mktemp -d) work=$(mktemp -d) esp=''
 units=()
-trap 'rm -rf "$results" "$results".card* "$results.dtb" "${units[@]}" ${esp:+"$esp" "$esp.cfg"}' EXIT
+trap 'rm -rf "$results" "$work" "${units[@]}" ${esp:+"$esp" "$esp.cfg"}' EXIT
 # -s: the root's own init, and a unit that runs booted.sh once systemd
 # has started it, wanted by the targets a boot can end in.  It stays
 # through the isolation into emergency.target; started as a simple
@@ -319,7 +322,7 @@ else
 	# The card: ROOT, and room for what the suites install, in a size of
 	# a power of two (QEMU takes no other); what vm.sh hands the guest in
 	# its /lwnfs-results.
-	card=$results.card
+	card=$work/card
 	size=$(du -sm "$root" | cut -f1) mib=1024
 	while [ "$mib" -lt $((size * 2 + 512)) ]; do mib=$((mib * 2)); done
 	truncate -s "${mib}M" "$card"
@@ -338,12 +341,12 @@ else
 	# that their range brings up faults at boot reading them ("Unhandled
 	# fault: external abort" in bcm2835_power_probe).  The first range,
 	# the watchdog's, still powers the guest off.
-	cp "$dtb" "$results.dtb"
-	dtb=$results.dtb
+	cp "$dtb" "$work/dtb"
+	dtb=$work/dtb
 	pm=$(fdtget -tx "$dtb" /soc/watchdog@7e100000 reg 2>/dev/null || true)
-	[ "$(wc -w <<<"$pm")" -ge 4 ] ||
-		{ echo "vm: $dtb: no power controller with ASB registers at /soc/watchdog@7e100000" >&2; exit 1; }
 	read -r -a pm <<<"$pm"
+	[ "${#pm[@]}" -ge 2 ] ||
+		{ echo "vm: $dtb: no power controller at /soc/watchdog@7e100000" >&2; exit 1; }
 	fdtput -tx "$dtb" /soc/watchdog@7e100000 reg "${pm[0]}" "${pm[1]}"
 	qemu+=(-dtb "$dtb" -drive "if=sd,format=raw,file=$card")
 	# The board has no real-time clock: the guest's would start at 1970,
@@ -399,9 +402,8 @@ else
 	wait "$qpid" || true
 fi
 if [ -n "$card" ]; then	# what the guest left on the card, and its output
-	mkdir "$card.d"
-	debugfs -R "rdump /lwnfs-results $card.d" "$card" >/dev/null 2>&1 || true
-	[ ! -d "$card.d/lwnfs-results" ] || cp -r "$card.d/lwnfs-results/." "$results/"
+	debugfs -R "rdump /lwnfs-results $work" "$card" >/dev/null 2>&1 || true
+	[ ! -d "$work/lwnfs-results" ] || cp -r "$work/lwnfs-results/." "$results/"
 	[ "$interactive" = 1 ] || cat "$results/output"
 fi
 
