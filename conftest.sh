@@ -149,6 +149,23 @@ int lwnfs_probe(const struct inode_operations *iops, struct inode *dir,
 #endif
 EOF
 
+# 6.0, 66fa3cedf16a "fs: Add async write file modification handling.":
+# kiocb_modified(), file_modified() for a kiocb.
+probe KIOCB_MODIFIED <<'EOF'
+int lwnfs_probe(struct kiocb *iocb);
+int lwnfs_probe(struct kiocb *iocb)
+{
+	return kiocb_modified(iocb);
+}
+EOF
+older KIOCB_MODIFIED 'kiocb_modified()' 'file_modified() of before 6.0' <<'EOF'
+int lwnfs_probe(struct kiocb *iocb);
+int lwnfs_probe(struct kiocb *iocb)
+{
+	return file_modified(iocb->ki_filp);
+}
+EOF
+
 # 6.5, 33b8a0a8e9d5 "splice: Add a func to do a splice from a buffered
 # file without ITER_PIPE" (copy_splice_read(); generic_file_splice_read()
 # went in the same release).

@@ -11,6 +11,7 @@
 #include <linux/fs.h>
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
+#include <linux/idr.h>
 #include <linux/kernel.h>
 #include <linux/math64.h>
 #include <linux/module.h>
@@ -25,8 +26,9 @@
 
 /*
  * The fixed tree: the root and the article's three entries.  Their inode
- * numbers are 1 to 4 (simple_fill_super() gives the root 1); the numbers
- * of what users make start after them.
+ * numbers are 1 to 4 (simple_fill_super() gives the root 1); what users
+ * make takes the lowest number after them that no live inode has, so
+ * that no two inodes ever share one and none wraps.
  */
 enum lwnfs_builtin {
 	LWNFS_ROOT,
@@ -57,7 +59,7 @@ struct lwnfs_sb {
 	struct mutex lock;	/* orders option changes against their readers */
 	struct lwnfs_options opts;
 	atomic_t made;		/* user-made counters and directories */
-	atomic_long_t next_ino;
+	struct ida inos;	/* inode numbers of what users made */
 	/* pinned in the dentry cache from fill_super to kill_sb */
 	struct inode *builtin[LWNFS_NR_BUILTIN];
 };
@@ -94,7 +96,8 @@ static int lwnfs_release(struct inode *inode, struct file *file)
 
 /*
  * Write "<value>\n" so that it ends at @end and return where it starts.
- * The read path's own digit loop: vsnprintf() was a third of its cost.
+ * A digit loop of its own rather than vsnprintf(): every read formats a
+ * value, and needs none of its generality.
  */
 static char *lwnfs_format(char *end, s64 value)
 {
@@ -182,7 +185,7 @@ static ssize_t lwnfs_read_iter(struct kiocb *iocb, struct iov_iter *to)
 
 	/*
 	 * io_uring tries a regular file without a block device with
-	 * IOCB_NOWAIT first (before 6.4, whatever FMODE_NOWAIT says), and
+	 * IOCB_NOWAIT first (before 6.5, whatever FMODE_NOWAIT says), and
 	 * reads on at the position reached when a read comes back short,
 	 * as every read of a value does: that rest would be the file's last
 	 * value, maybe another request's.  So such a try is sent to
@@ -208,53 +211,58 @@ static ssize_t lwnfs_read_iter(struct kiocb *iocb, struct iov_iter *to)
  * A write sets the counter to one decimal s64, with an optional sign and
  * at most one trailing newline, written in one go at position 0.  An
  * appending write (O_APPEND) goes at the end, i_size, which is always 0
- * for a counter (lwnfs_setattr()): each one is a write at 0.  Anything
+ * for a counter (lwnfs_setattr()): each one is a write at 0.  The
+ * library's checks come first, as for every file: RLIMIT_FSIZE (SIGXFSZ
+ * and EFBIG) and where O_APPEND writes; a write they would cut short is
+ * refused with EFBIG, since part of a number is another number.  Anything
  * else is refused and leaves the counter, its mode and its times as they
  * were.
  */
 static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
-	struct file *file = iocb->ki_filp;
-	struct inode *inode = file_inode(file);
-	size_t count = iov_iter_count(from);
+	struct inode *inode = file_inode(iocb->ki_filp);
 	char text[LWNFS_WRITE_MAX + 1];
-	loff_t pos = iocb->ki_pos;
+	size_t count = iov_iter_count(from);
 	s64 value;
-	int err;
+	ssize_t ret;
 
 	if (iocb->ki_flags & IOCB_NOWAIT)	/* the inode lock may sleep */
 		return -EAGAIN;
-	if (iocb->ki_flags & IOCB_APPEND)
-		pos = i_size_read(inode);
-	if (pos != 0 || count > LWNFS_WRITE_MAX)
-		return -EINVAL;
-	if (copy_from_iter(text, count, from) != count)
-		return -EFAULT;
-	text[count] = '\0';
-	if (strlen(text) != count)	/* a NUL byte inside */
-		return -EINVAL;
-	err = kstrtos64(text, 10, &value);
-	if (err)
-		return err;
-
-	/*
-	 * As generic_file_write_iter() and shmem do: under the inode lock,
-	 * before anything changes, file_remove_privs() clears the set-user-ID
-	 * and set-group-ID bits the kernel's rules say a write clears (none
-	 * for a writer with CAP_FSETID).  If it fails, the write changes
-	 * neither the value nor the times.
-	 */
 	inode_lock(inode);
-	err = file_remove_privs(file);
-	if (!err) {
-		atomic64_set(inode->i_private, value);
-		inode_set_mtime_to_ts(inode, inode_set_ctime_current(inode));
+	ret = generic_write_checks(iocb, from);
+	if (ret < 0)
+		goto out;
+	if (ret != count) {
+		ret = -EFBIG;
+		goto out;
 	}
+	ret = -EINVAL;
+	if (iocb->ki_pos != 0 || count > LWNFS_WRITE_MAX)
+		goto out;
+	ret = -EFAULT;
+	if (copy_from_iter(text, count, from) != count)
+		goto out;
+	text[count] = '\0';
+	ret = -EINVAL;
+	if (strlen(text) != count)	/* a NUL byte inside */
+		goto out;
+	ret = kstrtos64(text, 10, &value);
+	if (ret)
+		goto out;
+	/*
+	 * The set-user-ID and set-group-ID bits a write clears go, and the
+	 * times move, before the value changes: a write that fails here
+	 * changes no value.
+	 */
+	ret = kiocb_modified(iocb);
+	if (ret)
+		goto out;
+	atomic64_set(inode->i_private, value);
+	iocb->ki_pos += count;
+	ret = count;
+out:
 	inode_unlock(inode);
-	if (err)
-		return err;
-	iocb->ki_pos = pos + count;
-	return count;
+	return ret;
 }
 
 /*
@@ -420,7 +428,7 @@ static int lwnfs_make(struct mnt_idmap *idmap, struct inode *dir,
 	struct lwnfs_sb *sbi = dir->i_sb->s_fs_info;
 	atomic64_t *counter = NULL;
 	struct inode *inode;
-	int err = -ENOMEM;
+	int ino, err = -ENOMEM;
 
 	if (!lwnfs_reserve(sbi))
 		return -ENOSPC;
@@ -429,10 +437,16 @@ static int lwnfs_make(struct mnt_idmap *idmap, struct inode *dir,
 		if (!counter)
 			goto undo;
 	}
-	inode = lwnfs_new_inode(dir->i_sb, mode,
-				atomic_long_inc_return(&sbi->next_ino), counter);
-	if (!inode)
+	ino = ida_alloc_min(&sbi->inos, LWNFS_NR_BUILTIN + 1, GFP_KERNEL);
+	if (ino < 0) {
+		err = ino;
 		goto free;
+	}
+	inode = lwnfs_new_inode(dir->i_sb, mode, ino, counter);
+	if (!inode) {
+		ida_free(&sbi->inos, ino);
+		goto free;
+	}
 	inode_init_owner(idmap, inode, dir, mode);
 	err = security_inode_init_security(inode, dir, &dentry->d_name, NULL,
 					   NULL);
@@ -531,6 +545,7 @@ static void lwnfs_evict_inode(struct inode *inode)
 	clear_inode(inode);
 	if (lwnfs_builtin(inode))
 		return;
+	ida_free(&sbi->inos, inode->i_ino);
 	kfree(inode->i_private);
 	atomic_dec(&sbi->made);
 }
@@ -564,9 +579,13 @@ static const struct super_operations lwnfs_super_ops = {
 
 /*
  * Give one inode of the fixed tree the owner, group and, for the root,
- * the mode that @o gives, under its inode lock, as setattr changes them.
- * What changes sets ctime, as chown(2) and chmod(2) do; an option that
- * gives the inode what it has changes nothing.
+ * the mode that @o gives, under its inode lock, as chown(2) and chmod(2)
+ * change them.  A new owner or group takes a file's set-user-ID bit
+ * away, and its set-group-ID bit where chown(2) would: when the file is
+ * group-executable, or when the task that mounts is neither in the
+ * file's group nor holds CAP_FSETID (setattr_should_drop_sgid()).  What
+ * changes sets ctime; an option that gives the inode what it has changes
+ * nothing.
  */
 static void lwnfs_apply_inode(struct inode *inode, bool root,
 			      const struct lwnfs_options *o)
@@ -576,25 +595,31 @@ static void lwnfs_apply_inode(struct inode *inode, bool root,
 	umode_t mode;
 
 	inode_lock(inode);
-	uid = inode->i_uid;
-	gid = inode->i_gid;
+	uid = o->set & BIT(LWNFS_OPT_UID) ? o->uid : inode->i_uid;
+	gid = o->set & BIT(LWNFS_OPT_GID) ? o->gid : inode->i_gid;
 	mode = inode->i_mode;
-	if (o->set & BIT(LWNFS_OPT_UID))
-		inode->i_uid = o->uid;
-	if (o->set & BIT(LWNFS_OPT_GID))
-		inode->i_gid = o->gid;
 	if (root && (o->set & BIT(LWNFS_OPT_MODE)))
-		inode->i_mode = S_IFDIR | o->mode;
-	if (!uid_eq(inode->i_uid, uid) || !gid_eq(inode->i_gid, gid) ||
-	    inode->i_mode != mode)
+		mode = S_IFDIR | o->mode;
+	if (!S_ISDIR(mode) &&
+	    (!uid_eq(uid, inode->i_uid) || !gid_eq(gid, inode->i_gid))) {
+		mode &= ~S_ISUID;
+		if ((mode & 0010) ||	/* group-executable */
+		    !(in_group_p(inode->i_gid) || capable(CAP_FSETID)))
+			mode &= ~S_ISGID;
+	}
+	if (!uid_eq(uid, inode->i_uid) || !gid_eq(gid, inode->i_gid) ||
+	    mode != inode->i_mode) {
+		inode->i_uid = uid;
+		inode->i_gid = gid;
+		inode->i_mode = mode;
 		inode_set_ctime_current(inode);
+	}
 	inode_unlock(inode);
 }
 
 /*
- * Apply the options given to a mount or remount to the superblock: all
- * mounts share one, so a second mount's options must reach it too.  An
- * option not given changes nothing.  uid=, gid= and mode= are the owner
+ * Apply the options given to the first mount or to a remount to the
+ * superblock.  An option not given changes nothing.  uid=, gid= and mode= are the owner
  * and mode of the fixed tree (mode= of its root only), as tmpfs's are of
  * its root; what users make belongs to its creator (lwnfs_make()), chown
  * and chmod included.  Only the fixed tree's four inodes are changed.
@@ -622,10 +647,9 @@ static void lwnfs_apply(struct super_block *sb, const struct lwnfs_options *o)
 
 /*
  * simple_fill_super() makes the root.  The files it could make get no
- * i_private, and finding their dentries again to set it would take
- * d_hash_and_lookup(), which modules lost with "Use try_lookup_noperm()
- * instead of d_hash_and_lookup() outside of VFS" (NeilBrown, 2025), so
- * the counters are made by hand like the subdirectory.
+ * i_private, and finding their dentries again to set it would take a
+ * lookup that modules cannot call, so the counters are made by hand like
+ * the subdirectory.
  */
 static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 {
@@ -640,7 +664,7 @@ static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	mutex_init(&sbi->lock);
 	sbi->opts.mode = LWNFS_DEFAULT_MODE;
 	sbi->opts.max_counters = LWNFS_DEFAULT_MAX_COUNTERS;
-	atomic_long_set(&sbi->next_ino, LWNFS_NR_BUILTIN);
+	ida_init(&sbi->inos);
 	sb->s_fs_info = sbi;
 
 	err = simple_fill_super(sb, LWNFS_MAGIC, no_files);
@@ -660,7 +684,10 @@ static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 		return PTR_ERR(subdir);
 	subcounter = lwnfs_make_builtin(subdir, "subcounter", S_IFREG | 0644,
 					LWNFS_SUBCOUNTER, &lwnfs_subcounter);
-	return PTR_ERR_OR_ZERO(subcounter);
+	if (IS_ERR(subcounter))
+		return PTR_ERR(subcounter);
+	lwnfs_apply(sb, fc->fs_private);
+	return 0;
 }
 
 static const struct fs_parameter_spec lwnfs_params[] = {
@@ -705,14 +732,46 @@ static int lwnfs_parse_param(struct fs_context *fc, struct fs_parameter *param)
 	return 0;
 }
 
-/* Every mount shares one superblock, so a write is seen through them all. */
+/*
+ * Does @o give an option a value other than the one in force in @sbi?
+ * The caller holds s_umount, which a remount holds to change them.
+ */
+static bool lwnfs_options_differ(const struct lwnfs_sb *sbi,
+				 const struct lwnfs_options *o)
+{
+	return ((o->set & BIT(LWNFS_OPT_UID)) &&
+		!uid_eq(o->uid, sbi->opts.uid)) ||
+	       ((o->set & BIT(LWNFS_OPT_GID)) &&
+		!gid_eq(o->gid, sbi->opts.gid)) ||
+	       ((o->set & BIT(LWNFS_OPT_MODE)) && o->mode != sbi->opts.mode) ||
+	       ((o->set & BIT(LWNFS_OPT_MAX_COUNTERS)) &&
+		o->max_counters != sbi->opts.max_counters);
+}
+
+/*
+ * Every mount shares one superblock, so a write is seen through them all.
+ * The first mount makes it with its options (lwnfs_fill_super()).  A
+ * mount of it again changes nothing: the mount can still fail after
+ * ->get_tree (a security module's checks, a busy mount point), and what
+ * it changed would stay.  So one that gives an option another value than
+ * the one in force fails with EBUSY, and says to remount instead.
+ */
 static int lwnfs_get_tree(struct fs_context *fc)
 {
+	struct super_block *sb;
 	int err = get_tree_single(fc, lwnfs_fill_super);
 
-	if (!err)
-		lwnfs_apply(fc->root->d_sb, fc->fs_private);
-	return err;
+	if (err)
+		return err;
+	sb = fc->root->d_sb;
+	if (!lwnfs_options_differ(sb->s_fs_info, fc->fs_private))
+		return 0;
+	/* fc_drop_locked(), which is not exported */
+	dput(fc->root);
+	fc->root = NULL;
+	deactivate_locked_super(sb);
+	errorfc(fc, "mounted with other options; change them with remount");
+	return -EBUSY;
 }
 
 static int lwnfs_reconfigure(struct fs_context *fc)
@@ -747,8 +806,12 @@ static int lwnfs_init_fs_context(struct fs_context *fc)
 /* User-made entries die with the superblock; the built-in counters do not. */
 static void lwnfs_kill_sb(struct super_block *sb)
 {
+	struct lwnfs_sb *sbi = sb->s_fs_info;
+
 	kill_anon_super(sb);
-	kfree(sb->s_fs_info);
+	if (sbi)
+		ida_destroy(&sbi->inos);
+	kfree(sbi);
 }
 
 /* No FS_USERNS_MOUNT: mounting needs CAP_SYS_ADMIN in the initial namespace. */

@@ -62,6 +62,14 @@ static inline struct dentry *d_make_persistent(struct dentry *dentry,
 #define kill_anon_super kill_litter_super
 #endif
 
+/* 6.0 added kiocb_modified(), file_modified() for a kiocb. */
+#ifndef LWNFS_HAVE_KIOCB_MODIFIED
+static inline int kiocb_modified(struct kiocb *iocb)
+{
+	return file_modified(iocb->ki_filp);
+}
+#endif
+
 /*
  * 6.5 made splice read through ->read_iter into pages of its own with
  * copy_splice_read(); before, generic_file_splice_read() did the same

@@ -180,6 +180,33 @@ reject() {
 	[ "$(stat -c %y "$C")" = "$(stat -c %z "$C")" ]
 }
 
+# As on every file (tmpfs the yardstick): past RLIMIT_FSIZE a write
+# raises SIGXFSZ, and fails with EFBIG where that is ignored.
+@test "a write under ulimit -f 0 raises SIGXFSZ, or fails with EFBIG, as on tmpfs; the value stays" {
+	mkdir -p "$TMPFS"
+	mount -t tmpfs tmpfs "$TMPFS"
+	touch "$TMPFS/f"
+	run bash -c "ulimit -f 0; echo 7 > $TMPFS/f"
+	local tmpfs_status=$status
+	run bash -c "trap '' XFSZ; ulimit -f 0; $(declare -f wr); wr $TMPFS/f <<<7"
+	local tmpfs_output=$output
+	umount "$TMPFS"
+	echo "tmpfs: $tmpfs_status, $tmpfs_output"
+	[ "$tmpfs_status" = $((128 + 25)) ]	# SIGXFSZ
+	[ "$tmpfs_output" = EFBIG ]
+	run bash -c "ulimit -f 0; echo 7 > $C"
+	[ "$status" = "$tmpfs_status" ]
+	run bash -c "trap '' XFSZ; ulimit -f 0; $(declare -f wr); wr $C <<<7"
+	[ "$output" = EFBIG ]
+	[ "$(cat "$C")" = 555 ]
+	echo 555 >"$C"
+	# A limit that would cut a write short: part of a number is another
+	# number, so none of it is taken.
+	run prlimit --fsize=2 bash -c "$(declare -f wr); wr $C <<<12345"
+	[ "$output" = EFBIG ]
+	[ "$(cat "$C")" = 555 ]
+}
+
 @test "a user other than root cannot write a counter" {
 	run setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "echo 9 > $C"
 	[ "$status" -ne 0 ]

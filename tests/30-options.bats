@@ -99,14 +99,79 @@ opts() {
 	[[ $(opts "$MNT") == *,uid=5,gid=6,mode=700,max_counters=9* ]]
 }
 
-@test "a second mount's options reach the shared superblock" {
-	mount -t lwnfs lwnfs "$MNT"
+# state: what a mount of the fixed tree could change, on one line.
+state() {
+	echo "$(stat -c '%u:%g %a' "$MNT" "$C" "$MNT/subdir") $(opts "$MNT")"
+}
+
+@test "a second mount with the options in force, or none, shares the tree" {
+	mount -t lwnfs -o uid=7,max_counters=9 lwnfs "$MNT"
+	local before
+	before=$(state)
 	mount -t lwnfs -o uid=7 lwnfs /tmp/lwnfs2
-	[ "$(stat -c %u "$MNT/counter")" = 7 ]
-	[[ $(opts "$MNT") == *,uid=7* ]]
-	mount -t lwnfs lwnfs /tmp/lwnfs3	# no options: nothing changes
-	[ "$(stat -c %u "$MNT/counter")" = 7 ]
-	[[ $(opts "$MNT") == *,uid=7* ]]
+	mount -t lwnfs lwnfs /tmp/lwnfs3
+	[ "$(state)" = "$before" ]
+	touch /tmp/lwnfs3/made
+	[ -f "$MNT/made" ]
+}
+
+# A mount can still fail after lwnfs has its options (a busy mount point,
+# a security module's checks), so a mount of the mounted lwnfs that would
+# change an option fails, before anything changes.  busybox calls
+# mount(2) as it is, and says what it returned.
+@test "a second mount with other options fails with EBUSY, says to remount, and changes nothing" {
+	mount -t lwnfs -o uid=7 lwnfs "$MNT"
+	touch "$MNT/made"
+	local before dir
+	before=$(state)
+	for dir in /tmp/lwnfs2 "$MNT"; do
+		klog_mark
+		run busybox mount -t lwnfs -o uid=1000,gid=1000,mode=0700,max_counters=0 none "$dir"
+		echo "$dir: $output"
+		[ "$status" -ne 0 ]
+		[[ $output == *"Device or resource busy"* ]]
+		klog_since_mark | grep -q "lwnfs: mounted with other options; change them with remount"
+		[ "$(state)" = "$before" ]
+		touch "$MNT/made-$status"	# max_counters=0 did not take
+	done
+	# Each option alone, too.
+	for o in uid=8 gid=8 mode=700 max_counters=0; do
+		run busybox mount -t lwnfs -o "$o" none /tmp/lwnfs2
+		echo "$o: $output"
+		[[ $output == *"Device or resource busy"* ]]
+	done
+	[ "$(state)" = "$before" ]
+	run ! grep -q " /tmp/lwnfs2 lwnfs " /proc/mounts
+	# The same options on its own mount point: EBUSY from the VFS.
+	run busybox mount -t lwnfs -o uid=7 none "$MNT"
+	[[ $output == *"Device or resource busy"* ]]
+	[ "$(state)" = "$before" ]
+}
+
+# fsconfig(2)'s FSCONFIG_CMD_CREATE runs ->get_tree; without fsmount(2)
+# nothing is mounted, and nothing may change.
+@test "fsconfig(FSCONFIG_CMD_CREATE) with other options and no fsmount(2) fails with EBUSY and changes nothing" {
+	mount -t lwnfs lwnfs "$MNT"
+	local before
+	before=$(state)
+	run perl -e '
+		use Errno;
+		require "syscall.ph";
+		my ($set_string, $cmd_create) = (1, 6);
+		my $type = "lwnfs";
+		my $fd = syscall(&SYS_fsopen, $type, 0);
+		$fd >= 0 or die "fsopen: $!\n";
+		for (["uid", "1000"], ["mode", "700"], ["max_counters", "0"]) {
+			my ($key, $value) = @$_;	# syscall() may write to its arguments
+			syscall(&SYS_fsconfig, $fd, $set_string, $key, $value, 0) == 0
+				or die "fsconfig $key: $!\n";
+		}
+		syscall(&SYS_fsconfig, $fd, $cmd_create, 0, 0, 0) == 0 and die "created\n";
+		print((grep { $!{$_} } keys %!), "\n");'
+	echo "$output"
+	[ "$output" = EBUSY ]
+	[ "$(state)" = "$before" ]
+	touch "$MNT/made"
 }
 
 @test "chown and chmod stay through mounts and remounts without uid=, gid=, mode=" {
@@ -131,6 +196,34 @@ opts() {
 	[ "${lines[*]}" = "5:6 5:6 5:6 5:6 1234:1234" ]
 	touch "$MNT/new"	# its creator's, root's
 	[ "$(stat -c %u:%g "$MNT/new")" = 0:0 ]
+}
+
+# chown(2) of a file takes its set-user-ID bit away, and its
+# set-group-ID bit when group-executable; a directory keeps both.
+@test "an option that changes an owner drops the set-ID bits as chown(2) does" {
+	mount -t lwnfs lwnfs "$MNT"
+	chmod 6755 "$C"
+	chmod 2644 "$MNT/subdir/subcounter"
+	chmod 2755 "$MNT/subdir"
+	mount -o remount,uid=1000 "$MNT"
+	run stat -c '%a %u' "$C" "$MNT/subdir/subcounter" "$MNT/subdir"
+	[ "${lines[*]}" = "755 1000 2644 1000 2755 1000" ]
+	# The yardstick: chown(2) by root on tmpfs.
+	mkdir -p "$TMPFS"
+	mount -t tmpfs tmpfs "$TMPFS"
+	touch "$TMPFS/a" "$TMPFS/b"
+	chmod 6755 "$TMPFS/a"
+	chmod 2644 "$TMPFS/b"
+	chown 1000 "$TMPFS/a" "$TMPFS/b"
+	run stat -c '%a %u' "$TMPFS/a" "$TMPFS/b"
+	umount "$TMPFS"
+	[ "${lines[*]}" = "755 1000 2644 1000" ]
+	# gid= alone does the same; the owner it has already changes nothing.
+	chmod 6755 "$C"
+	mount -o remount,uid=1000 "$MNT"
+	[ "$(stat -c %a "$C")" = 6755 ]
+	mount -o remount,gid=5 "$MNT"
+	[ "$(stat -c '%a %g' "$C")" = "755 5" ]
 }
 
 @test "an unknown or malformed option fails with EINVAL, naming it" {

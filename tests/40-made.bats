@@ -45,6 +45,33 @@ make_one() {
 	[ "$(stat -c %i "$MNT/seq2")" -gt "$(stat -c %i "$MNT/seq")" ]
 }
 
+# An inode number is the lowest free one after the fixed tree's: never
+# two alike, and bounded by what lives, so that no count of makes wraps
+# it into another inode's, on 32 bits either.
+@test "inode numbers: each its own, never the fixed tree's, and bounded by the entries that live" {
+	mount -o remount,max_counters=8 "$MNT"
+	mkdir "$MNT/d" "$MNT/subdir/e"
+	touch "$MNT/a" "$MNT/d/b" "$MNT/subdir/e/c"
+	run perl -e '
+		my $dir = shift;
+		my $max = 0;
+		for (1 .. 3000) {
+			open(my $fh, ">", "$dir/cycled") or die "$_: $!\n";
+			my $ino = (stat($fh))[1];
+			$max = $ino if $ino > $max;
+			close($fh);
+			unlink("$dir/cycled") or die "$_: $!\n";
+		}
+		print "$max\n"' "$MNT"
+	echo "highest of 3000 made and removed: $output"
+	[ "$status" = 0 ]
+	[ "$output" -le $((4 + 8)) ]
+	run find "$MNT" -printf '%i %P\n'
+	printf '%s\n' "${lines[@]}"
+	[ "$(printf '%s\n' "${lines[@]}" | cut -d ' ' -f 1 | sort -n | uniq -d)" = "" ]
+	[ "$(printf '%s\n' "${lines[@]}" | awk '$1 <= 4 { print $2 }' | sort | tr '\n' ' ')" = " counter subdir subdir/subcounter " ]
+}
+
 @test "making and removing entries updates the directory's mtime and ctime" {
 	local mtime ctime
 	for what in "touch $MNT/subdir/n" "mkdir $MNT/subdir/d" "rm $MNT/subdir/n"; do
@@ -360,6 +387,43 @@ slab_returned() {
 		cat "$BATS_TEST_TMPDIR/verdict"
 		[ "$returned" = yes ]
 	done
+}
+
+# slab_kept BEFORE AFTER N: the caches that hold N/2 objects or more in
+# AFTER than in BEFORE, a line each; fails when there is one.
+slab_kept() {
+	perl -e 'my ($before, $after, $n) = @ARGV;
+		sub load { my %c; open(my $f, "<", $_[0]) or die "$!\n";
+			while (<$f>) { my ($k, $v) = split; $c{$k} += $v } return \%c }
+		my ($was, $now) = map { load($_) } $before, $after;
+		my @kept = grep { $now->{$_} - ($was->{$_} // 0) >= $n / 2 } sort keys %$now;
+		print "$_: ", $now->{$_} - ($was->{$_} // 0), " more objects\n" for @kept;
+		exit(@kept ? 1 : 0)' "$@"
+}
+
+# Each mount of an lwnfs not mounted makes a superblock, with lwnfs's
+# own part of it; umount must free them all, as kill_sb frees that part.
+@test "2000 mounts and umounts give back each superblock's memory" {
+	umount "$MNT"
+	local try kept
+	slab_objects "$BATS_TEST_TMPDIR/before"
+	run perl -e 'require "syscall.ph";
+		my ($src, $dir, $type) = ("lwnfs", $ARGV[0], "lwnfs");
+		for (1 .. 2000) {
+			syscall(&SYS_mount, $src, $dir, $type, 0, 0) == 0 or die "mount $_: $!\n";
+			syscall(&SYS_umount2, $dir, 0) == 0 or die "umount $_: $!\n";
+		}' "$MNT"
+	[ "$status" = 0 ]
+	# What RCU frees lags, as in the test above.
+	for try in 1 2 3 4 5 6 7 8 9 10; do
+		slab_objects "$BATS_TEST_TMPDIR/after"
+		if kept=$(slab_kept "$BATS_TEST_TMPDIR/before" "$BATS_TEST_TMPDIR/after" 2000); then
+			break
+		fi
+		[ "$try" = 10 ] || sleep 1
+	done
+	echo "measured $try times; $kept"
+	[ -z "$kept" ]
 }
 
 @test "unlinked counters still open go, with their memory, when they are closed" {

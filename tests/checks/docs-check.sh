@@ -78,7 +78,6 @@ declare -A NAMES=(
 	[simple_strtol]="2002: the write's parser, before kstrtos64()"
 	[simple_dir_inode_operations]="2002: the article's directory operations"
 	# The kernel's own filesystems, which lwnfs does as they do.
-	[generic_write_checks]="where other filesystems put an appending write at i_size"
 	[mode_strip_sgid]="the VFS's, which clears set-group-ID from a new file's mode before ->create"
 	[seq_lseek]="the llseek of /proc's seq_file files, which a counter open for reading seeks as"
 	# Kernel configuration: what a kernel built so does.
