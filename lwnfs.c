@@ -80,7 +80,7 @@ struct lwnfs_file {
 
 static int lwnfs_open(struct inode *inode, struct file *file)
 {
-	struct lwnfs_file *lf = kzalloc(sizeof(*lf), GFP_KERNEL_ACCOUNT);
+	struct lwnfs_file *lf = kzalloc_obj(*lf, GFP_KERNEL_ACCOUNT);
 
 	if (!lf)
 		return -ENOMEM;
@@ -433,7 +433,7 @@ static int lwnfs_make(struct mnt_idmap *idmap, struct inode *dir,
 	if (!lwnfs_reserve(sbi))
 		return -ENOSPC;
 	if (S_ISREG(mode)) {
-		counter = kzalloc(sizeof(*counter), GFP_KERNEL_ACCOUNT);
+		counter = kzalloc_obj(*counter, GFP_KERNEL_ACCOUNT);
 		if (!counter)
 			goto undo;
 	}
@@ -658,7 +658,7 @@ static int lwnfs_fill_super(struct super_block *sb, struct fs_context *fc)
 	struct lwnfs_sb *sbi;
 	int err;
 
-	sbi = kzalloc(sizeof(*sbi), GFP_KERNEL);
+	sbi = kzalloc_obj(*sbi, GFP_KERNEL);
 	if (!sbi)
 		return -ENOMEM;
 	mutex_init(&sbi->lock);
@@ -794,7 +794,7 @@ static const struct fs_context_operations lwnfs_context_ops = {
 
 static int lwnfs_init_fs_context(struct fs_context *fc)
 {
-	struct lwnfs_options *o = kzalloc(sizeof(*o), GFP_KERNEL);
+	struct lwnfs_options *o = kzalloc_obj(*o, GFP_KERNEL);
 
 	if (!o)
 		return -ENOMEM;

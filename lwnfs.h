@@ -21,6 +21,7 @@
 #include <linux/fs_context.h>
 #include <linux/fs_parser.h>
 #include <linux/security.h>
+#include <linux/slab.h>
 #include <linux/uidgid.h>
 
 #include "conftest.h"
@@ -134,6 +135,11 @@ static inline struct timespec64 simple_inode_init_ts(struct inode *inode)
 	inode_set_mtime_to_ts(inode, ts);
 	return ts;
 }
+#endif
+
+/* 7.0 added kzalloc_obj(), which sizes the allocation from its type. */
+#ifndef LWNFS_HAVE_KZALLOC_OBJ
+#define kzalloc_obj(P, GFP) kzalloc(sizeof(P), GFP)
 #endif
 
 /*
