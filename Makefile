@@ -72,8 +72,8 @@ PREFIX ?= /usr/local
 MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
 DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/lwnfs
 
-.PHONY: all modules test-programs test-modules clean install uninstall dkms-install dkms-remove deb \
-	demo vm check check-all check-life check-secureboot check-selinux check-debug mutants mutants-kcsan bench bench-profile bench-scale results lint fuzz stress help
+.PHONY: all modules test-programs test-modules clean install uninstall dkms-install dkms-remove deb sample \
+	demo vm check check-all check-life check-secureboot check-selinux check-debug check-sample mutants mutants-kcsan bench bench-profile bench-scale results lint fuzz stress help
 
 all: modules
 
@@ -154,6 +154,14 @@ dkms-remove:
 deb:
 	scripts/build-deb.sh $(DEB_DIR)
 
+# lwnfs as a patch that adds samples/lwnfs to the kernel tree KSRC, the
+# form the kernel takes (scripts/sample.sh): make sample KSRC=~/linux.
+SAMPLE ?= build/sample/0001-samples-add-lwnfs.patch
+sample:
+	@[ -n "$(KSRC)" ] || { echo "sample: say which kernel tree: make sample KSRC=<dir>" >&2; exit 1; }
+	@mkdir -p $(dir $(SAMPLE))
+	scripts/sample.sh $(KSRC) $(SAMPLE)
+
 # The targets below boot a Debian kernel in QEMU; they set themselves up.
 demo:
 	harness/run-guest.sh -- harness/guest/demo.sh
@@ -175,10 +183,14 @@ check-all:
 	@status=0; harness/matrix.sh || status=1; \
 		harness/life.sh $(LIFE) || status=1; \
 		harness/secureboot.sh || status=1; \
-		harness/selinux.sh || status=1; exit $$status
+		harness/selinux.sh || status=1; \
+		harness/sample-check.sh || status=1; exit $$status
 
 check-life:
 	harness/life.sh $(LIFE)
+
+check-sample:
+	harness/sample-check.sh
 
 check-secureboot:
 	harness/secureboot.sh
@@ -248,12 +260,14 @@ help:
 	@echo 'make dkms-install  install this tree with DKMS for KERNELRELEASE'
 	@echo 'make dkms-remove   remove it from DKMS for every kernel'
 	@echo 'make deb       build the Debian package lwnfs-dkms into $(DEB_DIR)/'
+	@echo 'make sample KSRC=<dir>  a patch adding lwnfs to the kernel tree <dir> as samples/lwnfs, into $(SAMPLE)'
 	@echo 'make demo      boot the distro kernel in QEMU and replay the article'
 	@echo 'make vm        the same, then an interactive shell in the guest'
 	@echo 'make check     build, then run the test suite in a QEMU guest'
 	@echo 'make check-all build and test on every Debian release'"'"'s own kernel, then check-life, check-secureboot and check-selinux'
 	@echo 'make check-life  lwnfs-dkms through kernel and package upgrades, no headers, boots under systemd, autopkgtest'
 	@echo 'make check-secureboot  lwnfs refused, unsigned or signed with an untrusted key, by kernels that enforce signatures; a UEFI Secure Boot through shim and grub, DKMS'"'"'s key enrolled as a MOK'
+	@echo 'make check-sample  the sample patch in the newest Debian kernel'"'"'s source: checkpatch --strict, W=1 C=1, the module'"'"'s suites on it'
 	@echo 'make check-selinux  what users make gets its SELinux label, as on tmpfs, on the distro kernel booted with security=selinux'
 	@echo 'make check-debug  suite, fuzz, stress, fault injection on a KASAN kernel; suite, stress, races on KCSAN'
 	@echo 'make mutants   run the module'"'"'s suites on each mutant of lwnfs.c in tests/data/mutants, then the racing ones'

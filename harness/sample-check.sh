@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: harness/sample-check.sh [ROW]   (default: next)
+#
+# make check-sample: lwnfs as the kernel would take it (make sample), in
+# the kernel source of matrix row ROW's kernel, the newest Debian ships
+# for "next": the patch applies to that release's linux-source, passes its
+# scripts/checkpatch.pl --strict, builds with CONFIG_SAMPLE_LWNFS=m W=1
+# C=1 (sparse) without a warning, against the row's own config and
+# Module.symvers so that its kernel loads it; then the module's suites run
+# on that module in a guest of the row.  Everything happens in the row's
+# root, which gets the source and its build tools from the suite its
+# kernel came from.  Prints TAP and "N passed, N failed, N skipped".
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+# shellcheck source=harness/settings.sh
+. harness/settings.sh
+row=${1:-next}
+harness/deps.sh
+root=$(harness/root.sh "$row")
+release=$(lwnfs_root_release "$root")
+series=$(lwnfs_series "$release")
+log=$(mktemp)
+mount -t proc proc "$root/proc"	# objtool reads the stack limit there
+trap 'umount "$root/proc"; rm -f "$log"' EXIT
+
+# run_in_root COMMAND...: COMMAND in the root, its output to $log; on a
+# failure, that output and one line, and the script stops.
+run_in_root() {
+	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C \
+		DEBIAN_FRONTEND=noninteractive "$@" >"$log" 2>&1 || {
+		cat "$log" >&2
+		echo "sample-check: in $root: $* failed" >&2
+		exit 1
+	}
+}
+
+# The suite the kernel came from gives the source and the tools that
+# match its libraries (a backports kernel's libelf is the backport's).
+run_in_root apt-get update
+suite=$(chroot "$root" apt-cache policy "linux-image-$release" |
+	awk '/^ \*\*\*/ { getline; split($3, s, "/"); print s[1]; exit }')
+[ -n "$suite" ] || { echo "sample-check: no suite for linux-image-$release in $root" >&2; exit 1; }
+run_in_root apt-get install -y --no-install-recommends -t "$suite" "linux-source-$series" \
+	bc bison flex libssl-dev libelf-dev sparse xz-utils git
+
+dir=/srv/sample
+src=$dir/linux-source-$series
+patch=$dir/0001-samples-add-lwnfs.patch
+rm -rf --one-file-system "${root:?}$dir"
+mkdir -p "$root$dir"
+tar -xf "$root/usr/src/linux-source-$series.tar.xz" -C "$root$dir"
+make --no-print-directory sample KSRC="$root$src" SAMPLE="$root$patch" >"$log" 2>&1 ||
+	{ cat "$log" >&2; echo "sample-check: make sample failed" >&2; exit 1; }
+
+run_in_root git -C "$src" apply --check "$patch"
+run_in_root git -C "$src" apply "$patch"
+run_in_root sh -c "cd $src && scripts/checkpatch.pl --strict --no-signoff $patch"
+echo "sample-check: checkpatch --strict: $(grep '^total:' "$log")"
+cp "$root/boot/config-$release" "$root$src/.config"
+cp "$root/usr/src/linux-headers-$release/Module.symvers" "$root$src/"
+run_in_root sh -c "cd $src && scripts/config --enable SAMPLES --module SAMPLE_LWNFS &&
+	make olddefconfig KERNELRELEASE=$release && make -j$(nproc) modules_prepare KERNELRELEASE=$release"
+# The kernel's own test of its checker: a sparse too old for the tree's
+# headers (__typeof_unqual__) is one the tree does not run.
+checker=(C=1)
+run_in_root "$src/scripts/checker-valid.sh" sparse
+if [ "$(cat "$log")" != 1 ]; then
+	checker=()
+	echo "sample-check: $(chroot "$root" sparse --version 2>&1) is too old for $release's headers: W=1 without sparse"
+fi
+run_in_root make -C "$src" -j"$(nproc)" KERNELRELEASE="$release" W=1 "${checker[@]}" M=samples/lwnfs modules
+if grep -E 'warning|error' "$log" >&2; then
+	echo "sample-check: the W=1 ${checker[*]} build of samples/lwnfs has warnings" >&2
+	exit 1
+fi
+echo "sample-check: built $src/samples/lwnfs/lwnfs.ko W=1 ${checker[*]} for $release"
+
+# The tree's own test programs, built in the root as the matrix builds them.
+harness/root-build.sh "$root" "$release" >"$log" 2>&1 ||
+	{ cat "$log" >&2; echo "sample-check: the build in $root failed" >&2; exit 1; }
+rc=0
+(cd "$root/srv/lwnfs" && harness/vm.sh -r "$root" -k "$release" -t "$LWNFS_ROW_TIMEOUT" -- \
+	env LWNFS_KO="$src/samples/lwnfs/lwnfs.ko" bats --tap tests) | tee "$log" || rc=${PIPESTATUS[0]}
+read -r passed failed skipped < <(harness/tap-count.sh "$log" "$rc")
+[ "$rc" = 0 ] || echo "sample-check: the guest failed with status $rc"
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" = 0 ] && [ "$rc" = 0 ] && [ "$passed" -gt 0 ]
