@@ -301,27 +301,6 @@ kuid_t lwnfs_probe(struct fs_context *fc, struct fs_parse_result *result)
 }
 EOF
 
-# 7.0, "slab: Introduce kmalloc_obj() and family": kzalloc_obj() takes
-# the object, not its size.
-probe KZALLOC_OBJ <<'EOF'
-#include <linux/slab.h>
-struct inode *lwnfs_probe(void);
-struct inode *lwnfs_probe(void)
-{
-	struct inode *inode = kzalloc_obj(*inode, GFP_KERNEL);
-
-	return inode;
-}
-EOF
-older KZALLOC_OBJ 'kzalloc_obj()' 'kzalloc() with a size, of before 7.0' <<'EOF'
-#include <linux/slab.h>
-struct inode *lwnfs_probe(void);
-struct inode *lwnfs_probe(void)
-{
-	return kzalloc(sizeof(struct inode), GFP_KERNEL);
-}
-EOF
-
 # 6.15, 88d5baf69082 "Change inode_operations.mkdir to return struct
 # dentry *".
 probe IOP_MKDIR_DENTRY <<'EOF'
@@ -378,6 +357,27 @@ void lwnfs_probe(struct super_block *sb);
 void lwnfs_probe(struct super_block *sb)
 {
 	kill_litter_super(sb);
+}
+EOF
+
+# 7.0, "slab: Introduce kmalloc_obj() and family": kzalloc_obj() takes
+# the object, not its size.
+probe KZALLOC_OBJ <<'EOF'
+#include <linux/slab.h>
+struct inode *lwnfs_probe(void);
+struct inode *lwnfs_probe(void)
+{
+	struct inode *inode = kzalloc_obj(*inode, GFP_KERNEL);
+
+	return inode;
+}
+EOF
+older KZALLOC_OBJ 'kzalloc_obj()' 'kzalloc() with a size, of before 7.0' <<'EOF'
+#include <linux/slab.h>
+struct inode *lwnfs_probe(void);
+struct inode *lwnfs_probe(void)
+{
+	return kzalloc(sizeof(struct inode), GFP_KERNEL);
 }
 EOF
 

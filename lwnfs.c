@@ -16,6 +16,7 @@
 #include <linux/math64.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/random.h>
 #include <linux/security.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -211,12 +212,11 @@ static ssize_t lwnfs_read_iter(struct kiocb *iocb, struct iov_iter *to)
  * A write sets the counter to one decimal s64, with an optional sign and
  * at most one trailing newline, written in one go at position 0.  An
  * appending write (O_APPEND) goes at the end, i_size, which is always 0
- * for a counter (lwnfs_setattr()): each one is a write at 0.  The
- * library's checks come first, as for every file: RLIMIT_FSIZE (SIGXFSZ
- * and EFBIG) and where O_APPEND writes; a write they would cut short is
- * refused with EFBIG, since part of a number is another number.  Anything
- * else is refused and leaves the counter, its mode and its times as they
- * were.
+ * for a counter (lwnfs_setattr()): each one is a write at 0.  Then the
+ * library's checks, as for every file: RLIMIT_FSIZE (SIGXFSZ and EFBIG)
+ * and where O_APPEND writes; a write they would cut short is refused with
+ * EFBIG, since part of a number is another number.  Anything else is
+ * refused and leaves the counter, its mode and its times as they were.
  */
 static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
@@ -228,6 +228,9 @@ static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 
 	if (iocb->ki_flags & IOCB_NOWAIT)	/* the inode lock may sleep */
 		return -EAGAIN;
+	if (count > LWNFS_WRITE_MAX ||
+	    (iocb->ki_pos != 0 && !(iocb->ki_flags & IOCB_APPEND)))
+		return -EINVAL;
 	inode_lock(inode);
 	ret = generic_write_checks(iocb, from);
 	if (ret < 0)
@@ -236,9 +239,6 @@ static ssize_t lwnfs_write_iter(struct kiocb *iocb, struct iov_iter *from)
 		ret = -EFBIG;
 		goto out;
 	}
-	ret = -EINVAL;
-	if (iocb->ki_pos != 0 || count > LWNFS_WRITE_MAX)
-		goto out;
 	ret = -EFAULT;
 	if (copy_from_iter(text, count, from) != count)
 		goto out;
@@ -447,6 +447,8 @@ static int lwnfs_make(struct mnt_idmap *idmap, struct inode *dir,
 		ida_free(&sbi->inos, ino);
 		goto free;
 	}
+	/* Numbers come back: a file handle must not match a later inode. */
+	inode->i_generation = get_random_u32();
 	inode_init_owner(idmap, inode, dir, mode);
 	err = security_inode_init_security(inode, dir, &dentry->d_name, NULL,
 					   NULL);
@@ -603,8 +605,9 @@ static void lwnfs_apply_inode(struct inode *inode, bool root,
 	if (!S_ISDIR(mode) &&
 	    (!uid_eq(uid, inode->i_uid) || !gid_eq(gid, inode->i_gid))) {
 		mode &= ~S_ISUID;
-		if ((mode & 0010) ||	/* group-executable */
-		    !(in_group_p(inode->i_gid) || capable(CAP_FSETID)))
+		if ((mode & S_ISGID) &&
+		    ((mode & 0010) ||	/* group-executable */
+		     !(in_group_p(inode->i_gid) || capable(CAP_FSETID))))
 			mode &= ~S_ISGID;
 	}
 	if (!uid_eq(uid, inode->i_uid) || !gid_eq(gid, inode->i_gid) ||

@@ -23,8 +23,7 @@ root=$(harness/root.sh "$row")
 release=$(lwnfs_root_release "$root")
 series=$(lwnfs_series "$release")
 log=$(mktemp)
-mount -t proc proc "$root/proc"	# objtool reads the stack limit there
-trap 'umount "$root/proc"; rm -f "$log"' EXIT
+trap 'rm -f "$log"' EXIT
 
 # run_in_root COMMAND...: COMMAND in the root, its output to $log; on a
 # failure, that output and one line, and the script stops.
@@ -59,6 +58,10 @@ run_in_root git -C "$src" apply --check "$patch"
 run_in_root git -C "$src" apply "$patch"
 run_in_root sh -c "cd $src && scripts/checkpatch.pl --strict --no-signoff $patch"
 echo "sample-check: checkpatch --strict: $(grep '^total:' "$log")"
+# objtool reads the stack limit in /proc; the guest shares the root, so
+# /proc is there only for the build.
+mount -t proc proc "$root/proc"
+trap 'umount "$root/proc"; rm -f "$log"' EXIT
 cp "$root/boot/config-$release" "$root$src/.config"
 cp "$root/usr/src/linux-headers-$release/Module.symvers" "$root$src/"
 run_in_root sh -c "cd $src && scripts/config --enable SAMPLES --module SAMPLE_LWNFS &&
@@ -77,6 +80,8 @@ if grep -E 'warning|error' "$log" >&2; then
 	exit 1
 fi
 echo "sample-check: built $src/samples/lwnfs/lwnfs.ko W=1 ${checker[*]} for $release"
+umount "$root/proc"
+trap 'rm -f "$log"' EXIT
 
 # The tree's own test programs, built in the root as the matrix builds them.
 harness/root-build.sh "$root" "$release" >"$log" 2>&1 ||

@@ -60,16 +60,21 @@ EOF
 	$m .= "obj-\$(CONFIG_SAMPLE_LWNFS)\t\t+= lwnfs/\n";
 	spew($makefile, $m);
 } elsif ($mode eq 'maintainers' && @ARGV == 1) {
-	# A section of its own, in the alphabetical place: before the first
-	# section (a title line followed by a "X:\t" line) that sorts after.
+	# A section of its own, in the alphabetical place: between two
+	# sections (a title line after a blank one, followed by an "X:\t"
+	# line) that sort before and after it; the file is not sorted
+	# throughout, so the first such pair.
 	my $file = $ARGV[0];
 	my @lines = split /^/, slurp($file);
 	my $title = 'LWNFS SAMPLE FILESYSTEM';
-	my $entry = "$title\nL:\tlinux-fsdevel\@vger.kernel.org\nS:\tOdd Fixes\nF:\tsamples/lwnfs/\n\n";
-	my $at;
+	my $entry = "$title\nL:\tlinux-fsdevel\@vger.kernel.org\nS:\tOrphan\nF:\tsamples/lwnfs/\n\n";
+	my ($at, $before);
 	for my $i (1 .. $#lines - 1) {
 		next unless $lines[$i - 1] eq "\n" && $lines[$i + 1] =~ /^[A-Z]:\t/;
-		if (uc($lines[$i]) gt $title) { $at = $i; last }
+		my $this = uc($lines[$i]);
+		chomp $this;
+		if (defined $before && $before lt $title && $this gt $title) { $at = $i; last }
+		$before = $this;
 	}
 	die "sample: $file: no section to put $title before\n" unless defined $at;
 	splice(@lines, $at, 0, $entry);

@@ -12,14 +12,16 @@
 #  - the two names lwnfs.h adapts for older kernels get the newest
 #    kernel's form: lwnfs_iop_NAME is lwnfs_NAME, lwnfs_result_uid(fc,
 #    &result) and lwnfs_result_gid() are result.uid and result.gid.
-# MAINTAINERS gets a section with the list and no maintainer, and the
-# patch no Signed-off-by: whoever sends it adds both.  Fails
+# MAINTAINERS gets a section with the list and no maintainer (Orphan),
+# and the patch no Signed-off-by: whoever sends it adds both.  Fails
 # with one line when lwnfs.c or lwnfs.h no longer hold what a step needs.
 set -euo pipefail
 
 usage="usage: scripts/sample.sh KSRC OUT"
-ksrc=${1:?$usage} out=${2:?$usage}
+ksrc=$(realpath -- "${1:?$usage}") out=$(realpath -m -- "${2:?$usage}")
 cd "$(dirname "$0")/.."
+# The patch is git's, not the user's: no diff.noprefix, no signoff, no hooks.
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
 for f in MAINTAINERS samples/Kconfig samples/Makefile; do
 	[ -f "$ksrc/$f" ] || { echo "sample: $ksrc has no $f: not a kernel tree" >&2; exit 1; }
 done

@@ -224,6 +224,11 @@ state() {
 	[ "$(stat -c %a "$C")" = 6755 ]
 	mount -o remount,gid=5 "$MNT"
 	[ "$(stat -c '%a %g' "$C")" = "755 5" ]
+	# Set-group-ID without group execute, a mounter outside the group
+	# (5) and without CAP_FSETID: it goes, as chown(2) by that task does.
+	chmod 2644 "$C"
+	setpriv --bounding-set=-fsetid mount -o remount,gid=6 "$MNT"
+	[ "$(stat -c '%a %g' "$C")" = "644 6" ]
 }
 
 @test "an unknown or malformed option fails with EINVAL, naming it" {
