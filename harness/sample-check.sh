@@ -76,10 +76,10 @@ if [ "$(cat "$log")" != 1 ]; then
 fi
 run_in_root make -C "$src" -j"$(nproc)" KERNELRELEASE="$release" W=1 "${checker[@]}" M=samples/lwnfs modules
 if grep -E 'warning|error' "$log" >&2; then
-	echo "sample-check: the W=1 ${checker[*]} build of samples/lwnfs has warnings" >&2
+	echo "sample-check: the W=1${checker[*]:+ ${checker[*]}} build of samples/lwnfs has warnings" >&2
 	exit 1
 fi
-echo "sample-check: built $src/samples/lwnfs/lwnfs.ko W=1 ${checker[*]} for $release"
+echo "sample-check: built $src/samples/lwnfs/lwnfs.ko W=1${checker[*]:+ ${checker[*]}} for $release"
 umount "$root/proc"
 trap 'rm -f "$log"' EXIT
 
