@@ -622,10 +622,11 @@ static void lwnfs_apply_inode(struct inode *inode, bool root,
 
 /*
  * Apply the options given to the first mount or to a remount to the
- * superblock.  An option not given changes nothing.  uid=, gid= and mode= are the owner
- * and mode of the fixed tree (mode= of its root only), as tmpfs's are of
- * its root; what users make belongs to its creator (lwnfs_make()), chown
- * and chmod included.  Only the fixed tree's four inodes are changed.
+ * superblock.  An option not given changes nothing.  uid=, gid= and
+ * mode= are the owner and mode of the fixed tree (mode= of its root
+ * only), as tmpfs's are of its root; what users make belongs to its
+ * creator (lwnfs_make()), chown and chmod included.  Only the fixed
+ * tree's four inodes are changed.
  */
 static void lwnfs_apply(struct super_block *sb, const struct lwnfs_options *o)
 {
