@@ -592,6 +592,7 @@ static const struct super_operations lwnfs_super_ops = {
 static void lwnfs_apply_inode(struct inode *inode, bool root,
 			      const struct lwnfs_options *o)
 {
+	bool owner_changes;
 	kuid_t uid;
 	kgid_t gid;
 	umode_t mode;
@@ -599,19 +600,18 @@ static void lwnfs_apply_inode(struct inode *inode, bool root,
 	inode_lock(inode);
 	uid = o->set & BIT(LWNFS_OPT_UID) ? o->uid : inode->i_uid;
 	gid = o->set & BIT(LWNFS_OPT_GID) ? o->gid : inode->i_gid;
+	owner_changes = !uid_eq(uid, inode->i_uid) || !gid_eq(gid, inode->i_gid);
 	mode = inode->i_mode;
 	if (root && (o->set & BIT(LWNFS_OPT_MODE)))
 		mode = S_IFDIR | o->mode;
-	if (!S_ISDIR(mode) &&
-	    (!uid_eq(uid, inode->i_uid) || !gid_eq(gid, inode->i_gid))) {
+	if (owner_changes && !S_ISDIR(mode)) {
 		mode &= ~S_ISUID;
 		if ((mode & S_ISGID) &&
 		    ((mode & 0010) ||	/* group-executable */
 		     !(in_group_p(inode->i_gid) || capable(CAP_FSETID))))
 			mode &= ~S_ISGID;
 	}
-	if (!uid_eq(uid, inode->i_uid) || !gid_eq(gid, inode->i_gid) ||
-	    mode != inode->i_mode) {
+	if (owner_changes || mode != inode->i_mode) {
 		inode->i_uid = uid;
 		inode->i_gid = gid;
 		inode->i_mode = mode;

@@ -183,14 +183,12 @@ reject() {
 # As on every file (tmpfs the yardstick): past RLIMIT_FSIZE a write
 # raises SIGXFSZ, and fails with EFBIG where that is ignored.
 @test "a write under ulimit -f 0 raises SIGXFSZ, or fails with EFBIG, as on tmpfs; the value stays" {
-	mkdir -p "$TMPFS"
-	mount -t tmpfs tmpfs "$TMPFS"
+	tmpfs_mount
 	touch "$TMPFS/f"
 	run bash -c "ulimit -f 0; echo 7 > $TMPFS/f"
 	local tmpfs_status=$status
 	run bash -c "trap '' XFSZ; ulimit -f 0; $(declare -f wr); wr $TMPFS/f <<<7"
 	local tmpfs_output=$output
-	umount "$TMPFS"
 	echo "tmpfs: $tmpfs_status, $tmpfs_output"
 	[ "$tmpfs_status" = $((128 + 25)) ]	# SIGXFSZ
 	[ "$tmpfs_output" = EFBIG ]

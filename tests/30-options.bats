@@ -209,14 +209,12 @@ state() {
 	run stat -c '%a %u' "$C" "$MNT/subdir/subcounter" "$MNT/subdir"
 	[ "${lines[*]}" = "755 1000 2644 1000 2755 1000" ]
 	# The yardstick: chown(2) by root on tmpfs.
-	mkdir -p "$TMPFS"
-	mount -t tmpfs tmpfs "$TMPFS"
+	tmpfs_mount
 	touch "$TMPFS/a" "$TMPFS/b"
 	chmod 6755 "$TMPFS/a"
 	chmod 2644 "$TMPFS/b"
 	chown 1000 "$TMPFS/a" "$TMPFS/b"
 	run stat -c '%a %u' "$TMPFS/a" "$TMPFS/b"
-	umount "$TMPFS"
 	[ "${lines[*]}" = "755 1000 2644 1000" ]
 	# gid= alone does the same; the owner it has already changes nothing.
 	chmod 6755 "$C"

@@ -43,13 +43,6 @@ make_dir() {
 	perl -e 'umask 0; mkdir($ARGV[0], oct $ARGV[1]) or die "$ARGV[0]: $!\n"' "$@"
 }
 
-# tmpfs_mount: a tmpfs at $TMPFS whose root, like /tmp, anyone may
-# write (mode 1777).
-tmpfs_mount() {
-	mkdir "$TMPFS"
-	mount -t tmpfs -o mode=1777 tmpfs "$TMPFS"
-}
-
 # memcg_group: $MEMCG, a memory cgroup for a test's processes
 # (teardown removes it).
 memcg_group() {

@@ -59,6 +59,13 @@ clear_leftovers() {
 	unload_lwnfs
 }
 
+# tmpfs_mount: a tmpfs at $TMPFS whose root, like /tmp, anyone may
+# write (mode 1777); clear_leftovers takes it away.
+tmpfs_mount() {
+	mkdir "$TMPFS"
+	mount -t tmpfs -o mode=1777 tmpfs "$TMPFS"
+}
+
 load_lwnfs() {
 	clear_leftovers
 	insmod "$KO"
