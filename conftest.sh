@@ -360,8 +360,8 @@ void lwnfs_probe(struct super_block *sb)
 }
 EOF
 
-# 7.0, "slab: Introduce kmalloc_obj() and family": kzalloc_obj() takes
-# the object, not its size.
+# 7.0, "slab: Introduce kmalloc_obj() and family", also in 6.12 stable:
+# kzalloc_obj() takes the object, not its size.
 probe KZALLOC_OBJ <<'EOF'
 #include <linux/slab.h>
 struct inode *lwnfs_probe(void);

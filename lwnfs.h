@@ -137,7 +137,7 @@ static inline struct timespec64 simple_inode_init_ts(struct inode *inode)
 }
 #endif
 
-/* 7.0 added kzalloc_obj(), which sizes the allocation from its type. */
+/* 7.0 (and 6.12 stable) added kzalloc_obj(), sized from its type. */
 #ifndef LWNFS_HAVE_KZALLOC_OBJ
 #define kzalloc_obj(P, GFP) kzalloc(sizeof(P), GFP)
 #endif
