@@ -8,8 +8,10 @@
 # is still true to the tree (docs-check.sh), that docs/results.md and the
 # README's kernel table are what docs/data/*.json make (results-check.sh),
 # that every promise of lwnfs.5 is mapped to its tests
-# (promises-check.sh) and that the Makefile's and deps.sh's one-line
-# refusals say what they should on faked hosts (refusals-check.sh), and
+# (promises-check.sh), that the Makefile's and deps.sh's one-line
+# refusals say what they should on faked hosts (refusals-check.sh) and
+# that the verdict on a guest's kernel log and exit status is sound
+# (verdict-check.sh), and
 # run the whole
 # bats suite, the module's suites and the installation suites, in a guest
 # booted on that kernel.  Prints TAP and a closing "N passed, N failed,
@@ -52,6 +54,7 @@ tests/checks/backport.sh "$release"
 tests/checks/walkthrough-check.sh
 tests/checks/docs-check.sh
 tests/checks/results-check.sh
+tests/checks/verdict-check.sh
 tests/checks/promises-check.sh
 tests/checks/refusals-check.sh
 
@@ -60,11 +63,7 @@ harness/vm.sh -k "$release" -t "$LWNFS_SUITE_TIMEOUT" -- bats --tap --timing tes
 	tee "$log" || rc=${PIPESTATUS[0]}
 
 read -r passed failed skipped < <(harness/tap-count.sh "$log" "$rc")
-case $rc in
-0 | 1) ;;
-124) echo "check: the kernel log shows problems (see above)" ;;
-*) echo "check: the guest failed with status $rc" ;;
-esac
+[ "$rc" = 0 ] || [ "$rc" = 1 ] || echo "check: $(lwnfs_status_says "$rc")"
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ] && [ "$rc" = 0 ] && [ "$passed" -gt 0 ]

@@ -144,7 +144,7 @@ native_build() {
 	local name=$1 what=$2 start=$SECONDS rc=0 phase=$SECONDS
 	echo "matrix: $name: root" >&2
 	root=$(harness/root.sh "$name" 2>"$logs/$name-root.log") || rc=$?
-	if [ "$rc" = 3 ]; then	# no such kernel now: said, not passed
+	if [ "$rc" = "$LWNFS_EXIT_SKIP" ]; then	# no such kernel now: said, not passed
 		row "$name" - - - 0 0 1 $((SECONDS - start)) \
 			"skipped: $(tail -n 1 "$logs/$name-root.log")"
 		return 1
@@ -217,14 +217,11 @@ test_kernel() {
 	read -r p f s < <(harness/tap-count.sh "$logs/$name-tests.log" "$rc")
 	# A row where nothing passed (every test skipped) proves nothing.
 	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || { f=1 rc=nothing; }
-	case $rc in
-	0) result=ok ;;
-	1) result="tests failed" ;;
-	124) result="kernel log has problems" ;;
-	nothing) result="no test passed ($s skipped)" ;;
-	125) result="guest did not finish (crash or timeout)" ;;
-	*) result="guest failed with status $rc" ;;
-	esac
+	if [ "$rc" = nothing ]; then
+		result="no test passed ($s skipped)"
+	else
+		result=$(lwnfs_status_says "$rc")
+	fi
 	[ "$result" = ok ] || grep -v -E '^ok [0-9]+ ' "$logs/$name-tests.log" | tail -n 40 >&2
 	row "$name" "$release" "$cc" "$what" "$p" "$f" "$s" $((SECONDS - start)) "$result"
 }

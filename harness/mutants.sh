@@ -169,7 +169,8 @@ while true; do
 		continue
 	elif [ "$last" != original ] && [ -z "${said[$last]+set}" ]; then
 		seen[$last]="the guest died under it (vm.sh status $rc)" alone=$last
-	elif [ "$rc" != 0 ] && [ "$rc" != 3 ] && [ "$rc" != 124 ]; then
+	elif [ "$rc" != 0 ] && [ "$rc" != "$LWNFS_EXIT_NEW_GUEST" ] &&
+		[ "$rc" != "$LWNFS_EXIT_KERNEL_LOG" ]; then
 		echo "mutants: the guest failed with status $rc after $last" >&2
 		exit 1
 	fi

@@ -191,7 +191,7 @@ if [ "$name" = next ]; then
 	case $next_from in
 	sid)
 		echo "root: next: no suite ($next_suites) has a kernel newer than sid's $next_version" >&2
-		exit 3 ;;
+		exit "$LWNFS_EXIT_SKIP" ;;
 	experimental) suite=sid ;;
 	*-backports) suite=${next_from%-backports} ;;
 	*)

@@ -23,11 +23,15 @@ LWNFS_ROW_TIMEOUT=${LWNFS_ROW_TIMEOUT:-1800}
 LWNFS_LIFE_TIMEOUT=${LWNFS_LIFE_TIMEOUT:-7200}
 LWNFS_TOOL_TIMEOUT=${LWNFS_TOOL_TIMEOUT:-1800}
 # What in a guest's kernel log fails a run (case matters: "VFS: Warning:
-# ... old stat() call" is no kernel bug).
-LWNFS_KERNEL_BAD='BUG|WARNING|Oops|[Ll]eak|still in use|Busy inodes|Call Trace|UBSAN|general protection'
+# ... old stat() call" is no kernel bug).  A stack's header is "Call
+# Trace:" on x86 and riscv64, "Call trace:" on arm64; a hung task and an
+# RCU stall print neither on every architecture.
+LWNFS_KERNEL_BAD='BUG|WARNING|Oops|[Ll]eak|still in use|Busy inodes|Call [Tt]race|UBSAN|general protection|Unable to handle kernel|blocked for more than|detected (expedited )?stalls? on|hard LOCKUP|Kernel panic'
 # Kernel log lines each of which is a problem, as vm.sh reads the log
-# (harness/guest/kmsg.pl's "[SECONDS] MESSAGE"): what vm.sh -a may never
-# let through.  Each must match LWNFS_KERNEL_BAD.
+# (harness/guest/kmsg.pl's "[SECONDS] MESSAGE"), in each architecture's
+# form: what vm.sh -a may never let through.  Each must match
+# LWNFS_KERNEL_BAD, and each of LWNFS_KERNEL_GOOD_SAMPLES must not
+# (tests/checks/verdict-check.sh).
 LWNFS_KERNEL_BAD_SAMPLES=(
 	'[   12.345678] BUG: KASAN: slab-use-after-free in lwnfs_take+0x1c4/0x2d0 [lwnfs]'
 	'[   12.345678] BUG: kernel NULL pointer dereference, address: 0000000000000008'
@@ -39,10 +43,48 @@ LWNFS_KERNEL_BAD_SAMPLES=(
 	'[   12.345678] Call Trace:'
 	'[   12.345678] UBSAN: shift-out-of-bounds in /srv/lwnfs/lwnfs.c:210:15'
 	'[   12.345678] general protection fault, probably for non-canonical address 0xdffffc0000000003: 0000 [#1] SMP KASAN NOPTI'
+	# arm64 and riscv64: a fault, the stack's header.
+	'[   12.345678] Unable to handle kernel NULL pointer dereference at virtual address 0000000000000008'
+	'[   12.345678] Internal error: Oops: 0000000096000005 [#1] SMP'
+	'[   12.345678] Call trace:'
+	# Every architecture: a hung task, an RCU stall, a lockup, a panic.
+	'[  244.878944] INFO: task bats:1234 blocked for more than 120 seconds.'
+	'[  103.087243] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:'
+	'[   89.892668] rcu: INFO: rcu_sched self-detected stall on CPU'
+	'[   90.123456] rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks: { 1-... } 21004 jiffies s: 617 root: 0x2/.'
+	'[   52.123456] NMI watchdog: Watchdog detected hard LOCKUP on cpu 1'
+	'[   52.123456] Kernel panic - not syncing: softlockup: hung tasks'
+)
+# Lines a guest's log shows that are no problem.
+LWNFS_KERNEL_GOOD_SAMPLES=(
+	'[    0.123456] VFS: Warning: bats using old stat() call. Recompile your binary.'
+	'[    1.234567] rcu: Hierarchical RCU implementation.'
+	'[    1.234567] hung_task: timeout 120 s'
+	'[    2.345678] lwnfs: mounted with other options; change them with remount'
 )
 # The one line vm.sh -c lets through: a stack's header, for a command
 # that checks each stack in the log itself.
-LWNFS_KERNEL_CALL_TRACE='^\[ *[0-9]+\.[0-9]+\] Call Trace:[[:space:]]*$'
+LWNFS_KERNEL_CALL_TRACE='^\[ *[0-9]+\.[0-9]+\] Call [Tt]race:[[:space:]]*$'
+# Exit statuses with one meaning each across the harness, besides 0
+# (passed), 1 (failed) and 2 (a bad command line).  None is one that
+# timeout(1) gives (124 to 127), nor a signal's (128 and up).
+LWNFS_EXIT_KERNEL_LOG=65	# vm.sh: the run's kernel log has problems or cannot be read
+LWNFS_EXIT_GUEST_LOST=66	# vm.sh: the guest did not finish: a crash, a hang, its time out
+LWNFS_EXIT_NEW_GUEST=75	# guest/mutants.sh: go on in a new guest
+LWNFS_EXIT_SKIP=77	# nothing to run: the row's kernel does not exist (root.sh)
+
+# lwnfs_status_says STATUS: what a guest run's exit status means, in words.
+lwnfs_status_says() {
+	case $1 in
+	0) echo ok ;;
+	1) echo "tests failed" ;;
+	"$LWNFS_EXIT_KERNEL_LOG") echo "the kernel log has problems" ;;
+	"$LWNFS_EXIT_GUEST_LOST") echo "the guest did not finish (crash, hang or timeout)" ;;
+	124) echo "a command in the guest timed out" ;;
+	*) echo "the guest failed with status $1" ;;
+	esac
+}
+
 # Hours between two checks for a newer kernel in a root's archive.
 LWNFS_ROOT_CHECK=${LWNFS_ROOT_CHECK:-12}
 

@@ -10,9 +10,9 @@
 # test, and one line on stderr says which (tests the guest never reached
 # are such gaps).  A run that planned no test is a failure; so is any
 # status but 0 that no failed test accounts for (bats's own 1 with failed
-# tests is): a guest that printed its whole plan and then died (125), a
-# kernel log with problems (124), a harness that failed before bats (1
-# with no plan).
+# tests is): a guest that printed its whole plan and then died, a
+# kernel log with problems, a harness that failed before bats (1 with no
+# plan).
 set -euo pipefail
 
 usage="usage: tap-count.sh TAPLOG STATUS"

@@ -81,11 +81,11 @@ clean_up() {
 }
 
 # bad_since SEQ: print the first problem line the kernel logged from SEQ
-# on; exits 3, saying so, when the log no longer holds SEQ.
+# on; fails, saying so, when the log no longer holds SEQ.
 bad_since() {
 	perl harness/guest/kmsg.pl since "$1" >"$tap" 2>"$tap.lost" || {
 		cat "$tap.lost"
-		return 3
+		return 1
 	}
 	grep -m 1 -E "$LWNFS_KERNEL_BAD" "$tap" || :
 }
@@ -113,7 +113,7 @@ while read -r name ko first; do
 	clean_up || stuck=1
 	bad=$(bad_since "$seq") || {
 		echo "mutants: no verdict for $name: $bad; a new guest goes on"
-		exit 3
+		exit "$LWNFS_EXIT_NEW_GUEST"
 	}
 
 	# A test's kill holds when lwnfs itself, in this guest as the
@@ -135,11 +135,11 @@ while read -r name ko first; do
 		clean_up || stuck=1
 		cbad=$(bad_since "$cseq") || {
 			echo "mutants: no verdict for $name: $cbad; a new guest goes on"
-			exit 3
+			exit "$LWNFS_EXIT_NEW_GUEST"
 		}
 		if [ -n "$cbad" ]; then
 			echo "mutants: lwnfs itself, confirming $name's kill, logged: $cbad; a new guest goes on"
-			exit 3
+			exit "$LWNFS_EXIT_NEW_GUEST"
 		fi
 	fi
 
@@ -163,7 +163,7 @@ while read -r name ko first; do
 	fi
 	if [ "$stuck" = 1 ]; then
 		echo "mutants: lwnfs cannot be unloaded after $name; a new guest goes on"
-		exit 3
+		exit "$LWNFS_EXIT_NEW_GUEST"
 	fi
-	[ -z "$bad" ] || exit 3
+	[ -z "$bad" ] || exit "$LWNFS_EXIT_NEW_GUEST"
 done <"$todo"

@@ -1,0 +1,54 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: tests/checks/verdict-check.sh
+#
+# On the host: is the harness's verdict on a guest run (harness/settings.sh)
+# sound?
+#  - LWNFS_KERNEL_BAD matches each of LWNFS_KERNEL_BAD_SAMPLES (every
+#    architecture's form of a stack, a fault, a hung task, an RCU stall)
+#    and none of LWNFS_KERNEL_GOOD_SAMPLES;
+#  - each LWNFS_EXIT_* status is its own, none is 0, 1 or 2, nor one that
+#    timeout(1) or a signal gives (124 and up), and lwnfs_status_says reads
+#    a timeout as a timeout, never as a kernel-log problem.
+# Prints one line per problem on stderr and exits 1; else "verdict: ok".
+#
+# To see it fail: set LWNFS_EXIT_KERNEL_LOG=124 in harness/settings.sh,
+# or add '[ 1.0] Call trace:' to LWNFS_KERNEL_GOOD_SAMPLES.
+set -euo pipefail
+
+cd "$(dirname "$0")/../.."
+# shellcheck source=harness/settings.sh
+. harness/settings.sh
+bad=0
+problem() {
+	echo "verdict-check: $*" >&2
+	bad=1
+}
+
+for line in "${LWNFS_KERNEL_BAD_SAMPLES[@]}"; do
+	grep -Eq -e "$LWNFS_KERNEL_BAD" <<<"$line" ||
+		problem "LWNFS_KERNEL_BAD misses the problem '$line'"
+done
+for line in "${LWNFS_KERNEL_GOOD_SAMPLES[@]}"; do
+	! grep -Eq -e "$LWNFS_KERNEL_BAD" <<<"$line" ||
+		problem "LWNFS_KERNEL_BAD takes '$line', which is no problem"
+done
+
+declare -A seen=()
+for name in $(compgen -v LWNFS_EXIT_); do
+	status=${!name}
+	if [ "$status" -le 2 ] || [ "$status" -ge 124 ]; then
+		problem "$name=$status: 0 to 2, timeout(1)'s and signals' statuses are taken"
+	elif [ -n "${seen[$status]:-}" ]; then
+		problem "$name=$status: the status of ${seen[$status]} too"
+	fi
+	seen[$status]=$name
+done
+[[ $(lwnfs_status_says 124) != *"kernel log"* ]] ||
+	problem "timeout(1)'s 124 is read as a kernel-log problem"
+[[ $(lwnfs_status_says "$LWNFS_EXIT_KERNEL_LOG") == *"kernel log"* ]] ||
+	problem "LWNFS_EXIT_KERNEL_LOG is not read as a kernel-log problem"
+
+[ "$bad" = 0 ] || exit 1
+echo "verdict: ok (${#LWNFS_KERNEL_BAD_SAMPLES[@]} problems and ${#LWNFS_KERNEL_GOOD_SAMPLES[@]} good lines, ${#seen[@]} statuses)"
