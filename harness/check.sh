@@ -62,7 +62,9 @@ rc=0
 harness/vm.sh -k "$release" -t "$LWNFS_SUITE_TIMEOUT" -- bats --tap --timing tests tests/install |
 	tee "$log" || rc=${PIPESTATUS[0]}
 
-read -r passed failed skipped < <(harness/tap-count.sh "$log" "$rc")
+# The host's release names its row of tests/data/skips.
+read -r passed failed skipped < <(harness/tap-count.sh "$log" "$rc" \
+	"$(. /etc/os-release && echo "$VERSION_CODENAME")")
 [ "$rc" = 0 ] || [ "$rc" = 1 ] || echo "check: $(lwnfs_status_says "$rc")"
 
 echo "$passed passed, $failed failed, $skipped skipped"

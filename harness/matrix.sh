@@ -214,7 +214,7 @@ test_kernel() {
 		bats --tap --timing "${suites[@]}") >"$logs/$name-tests.log" 2>&1 || rc=$?
 	times+=", guest $((SECONDS - phase)) s"
 	echo "matrix: $name: $times" >&2
-	read -r p f s < <(harness/tap-count.sh "$logs/$name-tests.log" "$rc")
+	read -r p f s < <(harness/tap-count.sh "$logs/$name-tests.log" "$rc" "$name")
 	# A row where nothing passed (every test skipped) proves nothing.
 	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || { f=1 rc=nothing; }
 	if [ "$rc" = nothing ]; then

@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/tap-count.sh TAPLOG STATUS
+# Usage: harness/tap-count.sh TAPLOG STATUS [ROW]
 #
 # Count the bats TAP output in TAPLOG of a guest run that ended with vm.sh
-# exit STATUS, and print "PASSED FAILED SKIPPED".  A skip is not a pass.
+# exit STATUS, and print "PASSED FAILED SKIPPED".  A skip is not a pass;
+# one that tests/data/skips does not list for ROW (none without ROW) is a
+# failure, and so is a test listed there for ROW that passed instead.
 # The test numbers must be the plan's 1..N, each once: a number seen
 # again, one beyond the plan and one never seen each count as a failed
 # test, and one line on stderr says which (tests the guest never reached
@@ -15,13 +17,19 @@
 # plan).
 set -euo pipefail
 
-usage="usage: tap-count.sh TAPLOG STATUS"
-log=${1:?$usage} rc=${2:?$usage}
+usage="usage: tap-count.sh TAPLOG STATUS [ROW]"
+log=${1:?$usage} rc=${2:?$usage} row=${3:-}
+skips=$(dirname "$0")/../tests/data/skips
 
 planned=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$log" | head -n 1)
 # "PASSED FAILED SKIPPED" on stdout; the numbering's problems, if any, in
 # one line on stderr.
-counts=$(awk -v file="$log" -v planned="${planned:-0}" '
+counts=$(awk -v file="$log" -v planned="${planned:-0}" -v row="$row" '
+	FILENAME != file {	# tests/data/skips: ROW | TEST | WHY
+		if ($0 !~ /^#/ && NF && split($0, f, / *[|] */) == 3 && f[1] == row)
+			expected[f[2]] = 1
+		next
+	}
 	function ranges(list, n,    i, j, out, from) {	# "3 5 6 7" -> "3, 5-7"
 		out = ""
 		for (i = 1; i <= n; i = j + 1) {
@@ -44,12 +52,25 @@ counts=$(awk -v file="$log" -v planned="${planned:-0}" '
 			next
 		}
 		seen[n] = 1
-		if ($1 == "not")
+		name = $0
+		sub(/^(not )?ok [0-9]+ /, "", name)
+		sub(/ # skip.*$/, "", name)
+		sub(/ in [0-9]+ms$/, "", name)	# bats --timing
+		if ($1 == "not") {
 			failed++
-		else if ($0 ~ / # skip/)
+		} else if ($0 ~ / # skip/ && name in expected) {
 			skipped++
-		else
+		} else if ($0 ~ / # skip/) {
+			printf "tap-count: %s: test %d skipped, which tests/data/skips does not expect%s: %s\n",
+				file, n, row == "" ? "" : " on " row, $0 > "/dev/stderr"
+			failed++
+		} else if (name in expected) {
+			printf "tap-count: %s: test %d passed, which tests/data/skips says skips on %s: %s\n",
+				file, n, row, name > "/dev/stderr"
+			failed++
+		} else {
 			passed++
+		}
 	}
 	END {
 		for (n = 1; n <= planned; n++)
@@ -72,7 +93,7 @@ counts=$(awk -v file="$log" -v planned="${planned:-0}" '
 		if (!planned)
 			failed++
 		print passed + 0, failed + 0, skipped + 0
-	}' "$log")
+	}' "$skips" "$log")
 read -r passed failed skipped <<<"$counts"
 if [ "$rc" != 0 ] && { [ "$rc" != 1 ] || [ "$failed" = 0 ]; }; then
 	failed=$((failed + 1))

@@ -10,11 +10,15 @@
 #    and none of LWNFS_KERNEL_GOOD_SAMPLES;
 #  - each LWNFS_EXIT_* status is its own, none is 0, 1 or 2, nor one that
 #    timeout(1) or a signal gives (124 and up), and lwnfs_status_says reads
-#    a timeout as a timeout, never as a kernel-log problem.
+#    a timeout as a timeout, never as a kernel-log problem;
+#  - harness/tap-count.sh counts a skip that tests/data/skips expects for
+#    the row as a skip, and fails any other skip, and a test listed there
+#    that passed.
 # Prints one line per problem on stderr and exits 1; else "verdict: ok".
 #
 # To see it fail: set LWNFS_EXIT_KERNEL_LOG=124 in harness/settings.sh,
-# or add '[ 1.0] Call trace:' to LWNFS_KERNEL_GOOD_SAMPLES.
+# or add '[ 1.0] Call trace:' to LWNFS_KERNEL_GOOD_SAMPLES, or count every
+# "# skip" as a skip in harness/tap-count.sh.
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -49,6 +53,23 @@ done
 	problem "timeout(1)'s 124 is read as a kernel-log problem"
 [[ $(lwnfs_status_says "$LWNFS_EXIT_KERNEL_LOG") == *"kernel log"* ]] ||
 	problem "LWNFS_EXIT_KERNEL_LOG is not read as a kernel-log problem"
+
+# counted ROW TAP-LINE "PASSED FAILED SKIPPED": tap-count.sh's count of a
+# one-test run whose line is TAP-LINE, on ROW.
+counted() {
+	local got
+	printf '1..1\n%s\n' "$2" >"$tap"
+	got=$(harness/tap-count.sh "$tap" 0 "$1" 2>/dev/null)
+	[ "$got" = "$3" ] || problem "tap-count.sh on ${1:-no row}: '$2' counted $got, not $3"
+}
+tap=$(mktemp)
+trap 'rm -f "$tap"' EXIT
+IFS='|' read -r row test _ < <(grep -v -e '^#' -e '^$' tests/data/skips | head -n 1)
+row=${row%% *} test=$(echo "$test" | sed 's/^ *//; s/ *$//')
+counted "$row" "ok 1 $test in 5ms # skip why" "0 0 1"
+counted "$row" "ok 1 $test in 5ms" "0 1 0"
+counted "" "ok 1 $test in 5ms # skip why" "0 1 0"
+counted "$row" "ok 1 a test no row skips in 5ms # skip why" "0 1 0"
 
 [ "$bad" = 0 ] || exit 1
 echo "verdict: ok (${#LWNFS_KERNEL_BAD_SAMPLES[@]} problems and ${#LWNFS_KERNEL_GOOD_SAMPLES[@]} good lines, ${#seen[@]} statuses)"
