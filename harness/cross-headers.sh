@@ -34,10 +34,9 @@ for spec; do
 	[ "$package" != - ] || exit 1
 	echo "cross-headers: $arch: $package $version" >&2
 	candidate=$version
-	# An archive may list a version it does not serve (the one reachable
-	# here answered 404 for s390x's and ppc64el's newest trixie headers,
-	# Dec 2026): the newest older headers of the same flavour that it
-	# serves, said in one line.
+	# An archive may list a version it does not serve (a 404 for the
+	# newest headers of an architecture): the newest older headers of
+	# the same flavour that it serves, said in one line.
 	read -r version package < <(served_pick headers "$flavour" "$arch" "$candidate" "$package" || echo - -)
 	if [ "$package" = - ]; then
 		echo "cross-headers: $arch: no headers of $meta $candidate or older could be downloaded" >&2

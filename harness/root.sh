@@ -80,10 +80,10 @@ check_hours=$LWNFS_ROOT_CHECK
 # only one.  ppc64el: 64 KiB pages,
 # bookworm's powerpc64le flavour and trixie's powerpc64le-64k (trixie's
 # powerpc64le has 4 KiB, as x86): an architecture's line per flavour.
-# The trixie roots of s390x and ppc64el cannot be made from the archive
-# reachable here: it lists their packages but answers 404 for most of
-# them, libc6 and apt included (Dec 2026); it serves bookworm's, whose
-# rows boot those architectures.
+# An archive may list a release's packages of an architecture and answer
+# 404 for most of them, libc6 and apt included: such a row is built only
+# (harness/matrix.sh's table says why), and bookworm's rows boot those
+# architectures.
 arches='
 arm64    arm64            aarch64-linux-gnu      foreign  bookworm trixie
 armhf    armmp-lpae       arm-linux-gnueabihf    foreign  bookworm
@@ -371,9 +371,8 @@ make_root() {
 		rm -rf --one-file-system "$root.new"
 		# A download that failed fails apt-get update or install: a
 		# mirror mid-sync serves an index whose size its Release file
-		# does not give ("Mirror sync in progress?", as bookworm-security's
-		# i386 index did on 5 Dec 2026).  Once more a minute later, then
-		# give up saying so.
+		# does not give ("Mirror sync in progress?").  Once more a minute
+		# later, then give up saying so.
 		[ "$try" = 1 ] || {
 			echo "root: $name: mmdebstrap failed (twice; apt's errors above: a mirror mid-sync passes)" >&2
 			exit 1

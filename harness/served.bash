@@ -3,8 +3,8 @@
 #
 # Sourced by cross-headers.sh and root-kernel.sh, which set root (the
 # root being made): the kernel packages an archive lists and what it
-# really serves.  The one reachable here lists trixie's newest s390x and
-# ppc64el kernels but answers 404 for their images and headers (Dec 2026).
+# really serves: an archive may list an architecture's newest kernel and
+# answer 404 for its image and headers.
 
 # in_root COMMAND...: COMMAND in $root, in an environment of its own.
 # shellcheck disable=SC2154 # the caller sets root

@@ -18,8 +18,8 @@ LWNFS_GUEST_CPUS=${LWNFS_GUEST_CPUS:-2}
 LWNFS_SUITE_TIMEOUT=${LWNFS_SUITE_TIMEOUT:-3600}
 LWNFS_ROW_TIMEOUT=${LWNFS_ROW_TIMEOUT:-1800}
 # One boot of the DKMS-life suites: apt installs headers and two kernels
-# under TCG, 45 minutes when the machine is quiet, over an hour with
-# builds beside it (bookworm's first boot, 6 Dec 2026).
+# under TCG, which takes the better part of an hour, more with builds
+# beside it.
 LWNFS_LIFE_TIMEOUT=${LWNFS_LIFE_TIMEOUT:-7200}
 LWNFS_TOOL_TIMEOUT=${LWNFS_TOOL_TIMEOUT:-1800}
 # What in a guest's kernel log fails a run (case matters: "VFS: Warning:
