@@ -3,29 +3,25 @@
 #
 # Usage: harness/matrix.sh [-i "ROW..."] [-b "ROW..."] [ROW...]
 #
-# make check-all: for each matrix row (default: $KERNELS, else all of
-# the table below: bullseye bookworm trixie trixie-rt sid next
-# bookworm-i386 bookworm-arm64 bookworm-armhf trixie-arm64
-# bookworm-armel-rpi bookworm-s390x bookworm-ppc64el trixie-riscv64,
-# booted; bookworm-armel trixie-s390x trixie-ppc64el, built only),
-# make or refresh the
-# release's root (root.sh), build lwnfs W=1 in it with its own compiler
-# (root-build.sh), check what conftest.sh found in its headers against
-# tests/data/conftest.expected, boot its own kernel on that root in QEMU and run
-# the bats suites there (vm.sh -r): the module's suites (tests/*.bats) on
-# every row, the installation suites (tests/install/: make install, the
-# lwnfs-dkms package built once on the host, make dkms-install) on every
-# row, or with -i only on the rows named (-i '': on none).  With -b, the
-# rows named are only built, not booted: the table's "cross" rows (those
-# of other architectures than amd64 and i386) cross-compiled with no
+# make check-all: for each matrix row (default: $KERNELS, else every row
+# of tests/data/rows), make or refresh the release's root (root.sh), build
+# lwnfs W=1 in it with its own compiler (root-build.sh), check what
+# conftest.sh found in its headers against tests/data/conftest.expected,
+# boot its own kernel on that root in QEMU and run the bats suites there
+# (vm.sh -r): the module's suites (tests/*.bats) on every row, the
+# installation suites (tests/install/: make install, the lwnfs-dkms
+# package built once on the host, make dkms-install) on every row, or
+# with -i only on the rows named (-i '': on none).  With -b, the rows
+# named are only built, not booted: a "cross" row cross-compiled with no
 # emulation (harness/cross-build.sh: W=1, probes, no 64-bit division
-# helper on a 32-bit one), the others in their root as above; their row says "built, not booted".  A row the table
-# says does not boot yet is built so too, whatever is asked, and where it
-# was to boot its row says "built, not booted: WHY" and counts as a skip,
-# never as a pass.  Prints one
-# table row per kernel and a closing "N passed, N failed, N skipped" line;
-# exits non-zero when any test fails, a build fails or warns, a probe
-# differs, or a kernel cannot be fetched or booted.  A row whose kernel does not exist (next,
+# helper on a 32-bit one), the others in their root as above; their row
+# says "built, not booted".  A row the table says does not boot is built
+# so too, whatever is asked, and where it was to boot its row says
+# "built, not booted: WHY" and counts as a skip, never as a pass.  Prints
+# one table row per kernel and a closing "N passed, N failed, N skipped"
+# line; exits non-zero when any test fails, a build fails or warns, a
+# probe differs, a skip is not one tests/data/skips expects, or a kernel
+# cannot be fetched or booted.  A row whose kernel does not exist (next,
 # when Debian ships nothing newer than sid's) is a skip, never a pass.
 # Logs are kept in $LWNFS_CACHE/matrix-logs (harness/settings.sh), and
 # the run's rows there as JSON, matrix.json (harness/run-json.pl -m), for
@@ -33,39 +29,20 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
-# The rows, in the order make check-all runs them, one a line: the row;
-# how -b builds it ("cross": cross-build.sh, no emulation; "root": in its
-# own root, as when it boots); and "boots" where make check-all boots its
-# kernel, else why it does not yet (then it is only built, as -b builds
-# it, and counts as a skip where it was to boot).
-table='
-bullseye           root   boots
-bookworm           root   boots
-trixie             root   boots
-trixie-rt          root   boots
-sid                root   boots
-next               root   boots
-bookworm-i386      root   boots
-bookworm-arm64     cross  boots
-bookworm-armhf     cross  boots
-trixie-arm64       cross  boots
-bookworm-armel     cross  no QEMU machine runs the marvell kernel (ARMv5: Kirkwood and Orion5x boards)
-bookworm-armel-rpi cross  boots
-bookworm-s390x     cross  boots
-bookworm-ppc64el   cross  boots
-trixie-s390x       cross  the archive reachable here does not serve the s390x userland of trixie (404 for libc6): no root (bookworm-s390x boots s390x)
-trixie-ppc64el     cross  the archive reachable here does not serve the ppc64el userland of trixie (404 for libc6): no root (bookworm-ppc64el boots ppc64el, 64 KiB pages)
-trixie-riscv64     cross  boots
-'
-# row_how ROW: how -b builds ROW; row_boots ROW: "boots" or why not (both
-# empty for a row the table has not).
+# shellcheck source=harness/settings.sh
+. harness/settings.sh
+# row_how ROW: how -b builds ROW; row_boots ROW: "yes" or why not (both
+# empty for a row tests/data/rows has not).
 row_how() {
-	awk -v row="$1" '$1 == row { print $2 }' <<<"$table"
+	local f
+	read -r -a f < <(lwnfs_row "$1") || true
+	echo "${f[3]:-}"
 }
 row_boots() {
-	awk -v row="$1" '$1 == row { $1 = $2 = ""; sub(/^ +/, ""); print }' <<<"$table"
+	lwnfs_row "$1" | awk '{ $1 = $2 = $3 = $4 = $5 = ""; sub(/^ +/, ""); print }'
 }
-all=$(awk 'NF { printf "%s%s", sep, $1; sep = " " }' <<<"$table")
+# shellcheck disable=SC2119 # no filter: every row
+all=$(lwnfs_rows | tr '\n' ' ')
 install_rows=all build_rows=()
 while getopts i:b: opt; do
 	case $opt in
@@ -82,8 +59,6 @@ if [ $# = 0 ]; then
 		[[ " ${build_rows[*]} " == *" $name "* ]] || set -- "$@" "$name"
 	done
 fi
-# shellcheck source=harness/settings.sh
-. harness/settings.sh
 logs=$LWNFS_CACHE/matrix-logs
 mkdir -p "$logs"
 harness/deps.sh
@@ -109,31 +84,31 @@ row() {
 	echo "matrix: $1: $9 ($5 passed, $6 failed, $7 skipped, $8 s)" >&2
 }
 
-# cross_i386 ROOT RELEASE: lwnfs and the test programs built W=1 for
-# bookworm-i386's RELEASE by cross-build.sh, copied to ROOT/srv/lwnfs
-# where root-build.sh puts its build (and the compiler, in the caller's
-# cc); built in ROOT by root-build.sh instead when the cross root's
-# i386 headers are of another release than ROOT's kernel.
-cross_i386() {
-	local root=$1 release=$2 rc=0 line cross_release cross_cc croot
-	harness/cross-build.sh bookworm-i386 2>"$logs/bookworm-i386-cross-root.log" || rc=$?
+# cross_into ROW ROOT RELEASE: lwnfs and the test programs built W=1 for
+# ROW's RELEASE by cross-build.sh, copied to ROOT/srv/lwnfs where
+# root-build.sh puts its build (and the compiler, in the caller's cc);
+# built in ROOT by root-build.sh instead when the cross root's headers
+# are of another release than ROOT's kernel.
+cross_into() {
+	local row=$1 root=$2 release=$3 rc=0 line cross_release cross_cc croot
+	harness/cross-build.sh "$row" 2>"$logs/$row-cross-root.log" || rc=$?
 	if [ "$rc" != 0 ]; then
-		tail -n 30 "$logs/bookworm-i386-cross-root.log"
+		tail -n 30 "$logs/$row-cross-root.log"
 		return "$rc"
 	fi
-	line=$(sed -n 's/^cross-build: bookworm-i386: \([^ ]*\) with \([^ ]*\) in \(.*\)/\1 \2 \3/p' \
-		"$logs/bookworm-i386-cross-root.log")
+	line=$(sed -n "s/^cross-build: $row: \([^ ]*\) with \([^ ]*\) in \(.*\)/\1 \2 \3/p" \
+		"$logs/$row-cross-root.log")
 	read -r cross_release cross_cc croot <<<"${line:-- - -}"
 	if [ "$cross_release" != "$release" ]; then
 		# Refreshed apart, the two roots can hold two kernel ABIs a while.
-		echo "matrix: bookworm-i386: the cross root has headers of $cross_release, the root's kernel is $release: built in the root"
+		echo "matrix: $row: the cross root has headers of $cross_release, the root's kernel is $release: built in the root"
 		harness/root-build.sh "$root" "$release"
 		return
 	fi
-	echo "matrix: bookworm-i386: built for $release with $cross_cc in $croot"
+	echo "matrix: $row: built for $release with $cross_cc in $croot"
 	cc="$cross_cc (cross)"
 	rm -rf --one-file-system "$root/srv/lwnfs" || return
-	cp -a "$croot/srv/lwnfs-bookworm-i386" "$root/srv/lwnfs"
+	cp -a "$croot/srv/lwnfs-$row" "$root/srv/lwnfs"
 }
 
 # native_build NAME WHAT: make matrix row NAME's root and build lwnfs in it
@@ -141,7 +116,7 @@ cross_i386() {
 # and times.  On a failure, its row (WHAT: the suites it was for) and
 # status 1.
 native_build() {
-	local name=$1 what=$2 start=$SECONDS rc=0 phase=$SECONDS
+	local name=$1 what=$2 start=$SECONDS rc=0 phase=$SECONDS arch programs
 	echo "matrix: $name: root" >&2
 	root=$(harness/root.sh "$name" 2>"$logs/$name-root.log") || rc=$?
 	if [ "$rc" = "$LWNFS_EXIT_SKIP" ]; then	# no such kernel now: said, not passed
@@ -163,13 +138,16 @@ native_build() {
 	times="root $((SECONDS - phase)) s" phase=$SECONDS
 
 	echo "matrix: $name: build for $release with $cc" >&2
-	if [ "$name" = bookworm-i386 ] && [ "$what" != all ] &&
+	read -r _ arch _ < <(lwnfs_row "$name")
+	read -r _ _ programs < <(lwnfs_arch "$arch") || programs=''
+	if [ "$programs" = i386 ] && [ "$what" != all ] &&
 		grep -qx enabled /proc/sys/fs/binfmt_misc/qemu-i386 2>/dev/null; then
 		# The root's programs run under qemu-user here (deps.sh i386), its
 		# gcc a minute and a half for this build: built instead with the
-		# same gcc's cross compiler, as its ARM rows are, into the root.
-		# (The installation suites build in the guest: natively then.)
-		cross_i386 "$root" "$release" >"$logs/$name-build.log" 2>&1 || rc=$?
+		# same gcc's cross compiler, as the other architectures' rows are,
+		# into the root.  (The installation suites build in the guest:
+		# natively then.)
+		cross_into "$name" "$root" "$release" >"$logs/$name-build.log" 2>&1 || rc=$?
 	else
 		harness/root-build.sh "$root" "$release" >"$logs/$name-build.log" 2>&1 || rc=$?
 	fi
@@ -197,7 +175,10 @@ test_kernel() {
 	local name=$1 start=$SECONDS root release cc suites=(tests) what=module
 	local rc=0 p f s result phase times boots
 	boots=$(row_boots "$name")
-	if [ -n "$boots" ] && [ "$boots" != boots ]; then
+	if [ -z "$boots" ]; then
+		row "$name" - - - 0 1 0 0 "no row $name in tests/data/rows"
+		return
+	elif [ "$boots" != yes ]; then
 		build_kernel "$name" "$boots"
 		return
 	fi

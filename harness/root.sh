@@ -3,21 +3,16 @@
 #
 # Usage: harness/root.sh NAME
 #
-# Make, or refresh, the Debian root of matrix entry NAME (bullseye,
-# bookworm, trixie, trixie-rt, sid, next; and for other architectures
-# RELEASE-ARCH, each row of the table below: bookworm-i386,
-# bookworm-arm64, bookworm-armhf, bookworm-armel, bookworm-armel-rpi,
-# bookworm-s390x, bookworm-ppc64el, trixie-arm64, trixie-s390x,
-# trixie-ppc64el, trixie-riscv64) under
-# $LWNFS_CACHE/roots/NAME (default /var/cache/lwnfs): that release's
-# userland, compiler, kernel image and headers, bats and dkms, from
-# Debian's archive with mmdebstrap, for the row's architecture: the one
-# mmdebstrap chooses, or for the roots that list their suites (bullseye,
-# next) the host's own (settings.sh's lwnfs_mirror and
-# lwnfs_security_mirror read its apt sources).  A
-# root of another architecture than amd64 and i386 runs its programs
-# under qemu-user (binfmt_misc, packages qemu-user-static, binfmt-support
-# and arch-test).
+# Make, or refresh, the Debian root of matrix row NAME (tests/data/rows)
+# under $LWNFS_CACHE/roots/NAME (default /var/cache/lwnfs): that
+# release's userland, compiler, kernel image and headers, bats and dkms,
+# from Debian's archive with mmdebstrap, for the row's architecture: the
+# one mmdebstrap chooses, or for the roots that list their suites
+# (bullseye, next) the host's own (settings.sh's lwnfs_mirror and
+# lwnfs_security_mirror read its apt sources).  A root of another
+# architecture than amd64 and i386 runs its programs under qemu-user
+# (binfmt_misc, packages qemu-user-static, binfmt-support and
+# arch-test).
 # bookworm-life and trixie-life are the DKMS-life suites' (tests/life):
 # the release's kernel image without its headers, autopkgtest, and a
 # local archive that life-archive.sh fills with the headers and the
@@ -25,19 +20,15 @@
 # changes or they are removed (their archive is a snapshot).
 # bookworm-cross and trixie-cross are amd64 roots for cross-build.sh, no
 # emulation: make, Debian's cross compilers of the release's gcc and the
-# headers of the kernel each foreign row of that release would get
-# (the table's rows of that release: bookworm-arm64, bookworm-armhf,
-# bookworm-i386, bookworm-armel, bookworm-armel-rpi, bookworm-s390x,
-# bookworm-ppc64el; trixie-arm64, trixie-s390x, trixie-ppc64el,
-# trixie-riscv64), put in
-# by cross-headers.sh; no kernel
-# image.
+# headers of the kernel each of the release's rows of another
+# architecture would get, put in by cross-headers.sh; no kernel image.
 # Prints the root's path.  "next" follows the newest amd64 kernel Debian
 # ships anywhere (newest-kernel.sh asks the suites $next_suites names): a
 # sid root with experimental's kernel (a release candidate), or a root of
 # a stable release with its backports suite's kernel, built with that
 # release's compiler as its headers expect; when sid's own is the newest,
-# root.sh says so and exits 3, which the matrix counts as a skip.
+# root.sh says so and exits LWNFS_EXIT_SKIP, which the matrix counts as
+# a skip.
 #
 # Refresh: a root is remade when this script's package list for it changed
 # (at once), and when its kernel package is out of date, that is
@@ -64,47 +55,12 @@ root=$roots/$name
 debs=$cache/debs
 check_hours=$LWNFS_ROOT_CHECK
 
-# The architectures other than amd64, one a line: the architecture as
-# dpkg names it; the flavour of its linux-image-<flavour> and
-# linux-headers-<flavour>; the GNU triplet of Debian's cross compilers
-# for it (gcc-N-TRIPLET); how its root's programs run here (deps.sh's
-# argument: "i386" natively where the host's kernel runs i386 programs,
-# else under qemu-user, deps.sh i386 decides and says; "foreign" under
-# qemu-user through binfmt_misc); and the releases it has a matrix row
-# in, RELEASE-ARCH, whose cross root (RELEASE-cross) holds its headers;
-# where a release has two flavours of an architecture, the first line's
-# row is RELEASE-ARCH, the other's RELEASE-ARCH-FLAVOUR.
-# armel: marvell (ARMv5, whose 64-bit atomics are spinlocks:
-# GENERIC_ATOMIC64) is bookworm's and ends there; rpi (ARMv6K: ldrexd,
-# as armhf) is the armel kernel QEMU boots (its raspi0), and trixie's
-# only one.  ppc64el: 64 KiB pages,
-# bookworm's powerpc64le flavour and trixie's powerpc64le-64k (trixie's
-# powerpc64le has 4 KiB, as x86): an architecture's line per flavour.
-# An archive may list a release's packages of an architecture and answer
-# 404 for most of them, libc6 and apt included: such a row is built only
-# (harness/matrix.sh's table says why), and bookworm's rows boot those
-# architectures.
-arches='
-arm64    arm64            aarch64-linux-gnu      foreign  bookworm trixie
-armhf    armmp-lpae       arm-linux-gnueabihf    foreign  bookworm
-i386     686-pae          i686-linux-gnu         i386     bookworm
-armel    marvell          arm-linux-gnueabi      foreign  bookworm
-armel    rpi              arm-linux-gnueabi      foreign  bookworm
-s390x    s390x            s390x-linux-gnu        foreign  bookworm trixie
-ppc64el  powerpc64le      powerpc64le-linux-gnu  foreign  bookworm
-ppc64el  powerpc64le-64k  powerpc64le-linux-gnu  foreign  trixie
-riscv64  riscv64          riscv64-linux-gnu      foreign  trixie
-'
-
-# Each row: its Debian suite, its architecture (dpkg's name) and the
-# flavour of its linux-image-<flavour> and linux-headers-<flavour>.
-# A cross root: the gcc version of its suite, and ARCH:FLAVOUR of each
-# foreign row it builds for.
+# Each row (tests/data/rows): its Debian suite, its architecture (dpkg's
+# name) and the flavour of its linux-image-<flavour> and
+# linux-headers-<flavour>.  A cross root: the gcc version of its suite,
+# and ARCH:FLAVOUR of each foreign row it builds for.
 suite=$name arch=amd64 flavour=amd64 gcc='' foreign='' life='' archive='' programs=''
 case $name in
-bullseye | bookworm | trixie | sid) ;;
-trixie-rt) suite=trixie flavour=rt-amd64 ;;
-next) suite='' ;;	# the newest kernel's release (below)
 # (archive: what the life tests install besides the backports kernel: a
 # third kernel, the release's cloud flavour, and what autopkgtest needs)
 bookworm-life | trixie-life) suite=${name%-life} life=${name%-life}-backports
@@ -112,39 +68,27 @@ bookworm-life | trixie-life) suite=${name%-life} life=${name%-life}-backports
 # amd64 roots with cross compilers and foreign headers (cross-build.sh).
 bookworm-cross) suite=bookworm gcc=12 ;;
 trixie-cross) suite=trixie gcc=14 ;;
-# Foreign architectures, the table's rows: mmdebstrap runs the root's
-# maintainer scripts (and root-build.sh its compiler) under qemu-user
-# through binfmt_misc, or natively (i386, where the host can).
-*-*)
-	suite=${name%%-*} arch=${name#*-} want=''
-	case $arch in *-*) want=${arch#*-} arch=${arch%%-*} ;; esac
-	# RELEASE-ARCH: ARCH's first line of RELEASE; RELEASE-ARCH-FLAVOUR:
-	# its line of FLAVOUR, another than the first's (one name a root).
-	first=''
-	while read -r a f _ how releases; do
-		[ "$a" = "$arch" ] || continue
-		[[ " $releases " == *" $suite "* ]] || continue
-		first=${first:-$f}
-		if [ -z "$programs" ] && [ "${want:-$f}" = "$f" ] && [ "$want" != "$first" ]; then
-			flavour=$f programs=$how
-		fi
-	done <<<"$arches"
-	[ -n "$programs" ] || arch='' ;;
-*) arch='' ;;
+*)
+	read -r suite arch flavour _ < <(lwnfs_row "$name") || {
+		echo "root: unknown row '$name' (a row of tests/data/rows, bookworm-life," \
+			"trixie-life, bookworm-cross or trixie-cross)" >&2
+		exit 2
+	}
+	[ "$suite" != newest ] || suite=''	# the newest kernel's release (below)
+	# A foreign architecture: mmdebstrap runs the root's maintainer
+	# scripts (and root-build.sh its compiler) under qemu-user through
+	# binfmt_misc, or natively (i386, where the host can).
+	[ "$arch" = amd64 ] || read -r _ _ programs < <(lwnfs_arch "$arch") ;;
 esac
-if [ -z "$arch" ]; then
-	rows=$(awk 'NF { for (i = 5; i <= NF; i++) {
-			row = $i "-" $1; if (seen[row]++) row = row "-" $2; print row } }' \
-		<<<"$arches" | sort -s -t- -k1,1 | tr '\n' ' ')
-	echo "root: unknown row '$name' (bullseye bookworm trixie trixie-rt sid next" \
-		"${rows}bookworm-life trixie-life bookworm-cross trixie-cross)" >&2
-	exit 2
-fi
-# A cross root holds the table's rows of its release.
+# A cross root holds its release's rows of other architectures, in the
+# order of tests/data/arches.
 if [ -n "$gcc" ]; then
-	while read -r a f _ _ releases; do
-		[[ " $releases " != *" $suite "* ]] || foreign+=${foreign:+ }$a:$f
-	done <<<"$arches"
+	for a in $(lwnfs_arches); do
+		for row in $(lwnfs_rows release="$suite" arch="$a"); do
+			read -r _ _ f _ < <(lwnfs_row "$row")
+			foreign+=${foreign:+ }$a:$f
+		done
+	done
 fi
 # One package cache per architecture (amd64's keeps its old place): each
 # root copies the whole cache in, and a foreign one would only weigh.
@@ -283,7 +227,7 @@ fi
 if [ -n "$foreign" ]; then
 	pkgs=make,perl,bc,kmod
 	for spec in $foreign; do
-		triplet=$(awk -v a="${spec%%:*}" '$1 == a { print $3; exit }' <<<"$arches")
+		read -r triplet _ < <(lwnfs_arch "${spec%%:*}")
 		pkgs+=,gcc-$gcc-$triplet,libc6-dev-${spec%%:*}-cross
 		archs+=,${spec%%:*}
 	done

@@ -102,10 +102,17 @@ sub run_facts {
 	return \%run;
 }
 
-# The row's architecture, from its name: amd64 unless it names another.
+# The row's architecture, from tests/data/rows.
+my %arch;
+open(my $rows, '<', "$tree/tests/data/rows") or die "run-json: tests/data/rows: $!\n";
+while (<$rows>) {
+	my ($row, undef, $arch) = split;
+	$arch{$row} = $arch if defined $arch && $row !~ /^#/;
+}
+close($rows);
 sub arch {
 	my ($name) = @_;
-	return $name =~ /-(i386|arm64|armhf|armel|s390x|ppc64el|riscv64)(?:-[a-z0-9]+)?$/ ? $1 : 'amd64';
+	return $arch{$name} // die "run-json: no row $name in tests/data/rows\n";
 }
 
 if ($opt{m}) {

@@ -88,6 +88,39 @@ lwnfs_status_says() {
 # Hours between two checks for a newer kernel in a root's archive.
 LWNFS_ROOT_CHECK=${LWNFS_ROOT_CHECK:-12}
 
+# lwnfs_row ROW: "RELEASE ARCH FLAVOUR BUILD CI BOOTS" of the matrix row
+# ROW (tests/data/rows; BOOTS is "yes" or why not, in words); nothing for
+# a row the table has not.
+lwnfs_row() {
+	awk -v row="$1" '!/^#/ && $1 == row { $1 = ""; sub(/^ +/, ""); print; exit }' \
+		"$(dirname "${BASH_SOURCE[0]}")/../tests/data/rows"
+}
+
+# lwnfs_rows [COLUMN=VALUE...]: the names of the rows whose columns
+# (release, arch, flavour, build, ci, boots) have those values, in the
+# table's order, one a line.
+lwnfs_rows() {
+	awk -v want="$*" '
+		BEGIN { n = split("row release arch flavour build ci boots", name)
+			for (i = 1; i <= n; i++) col[name[i]] = i
+			m = split(want, w, " ") }
+		/^#/ || !NF { next }
+		{ for (i = 1; i <= m; i++) { split(w[i], kv, "="); if ($col[kv[1]] != kv[2]) next }
+			print $1 }' "$(dirname "${BASH_SOURCE[0]}")/../tests/data/rows"
+}
+
+# lwnfs_arches: the architectures of tests/data/arches, in its order.
+lwnfs_arches() {
+	awk '!/^#/ && NF { print $1 }' "$(dirname "${BASH_SOURCE[0]}")/../tests/data/arches"
+}
+
+# lwnfs_arch ARCH: "TRIPLET BITS PROGRAMS" of ARCH (tests/data/arches);
+# nothing for amd64 or an architecture the table has not.
+lwnfs_arch() {
+	awk -v a="$1" '!/^#/ && $1 == a { print $2, $3, $4; exit }' \
+		"$(dirname "${BASH_SOURCE[0]}")/../tests/data/arches"
+}
+
 # lwnfs_series RELEASE: the kernel series, "6.1" for "6.1.0-57-amd64".
 lwnfs_series() {
 	local major=${1%%.*} rest=${1#*.}
