@@ -11,9 +11,10 @@
 # One guest runs them all, unless a mutant crashes its kernel, leaves
 # lwnfs stuck or puts a problem in the kernel log: then a new guest goes
 # on, lwnfs itself first again in every one.  A mutant is
-# killed by a test that fails on it (and passes on lwnfs in the same kind
-# of guest), or by a kernel report that it reproduces alone on a fresh
-# guest.  A test's kill is confirmed in the guest that saw it: lwnfs
+# killed by a test that fails on it twice (and passes on lwnfs in the
+# same kind of guest), or by a kernel report that it reproduces alone on
+# a fresh guest; a test that fails on it once, then passes, is reported
+# FLAKY, never a kill.  A test's kill is confirmed in the guest that saw it: lwnfs
 # itself must pass that test alone there, or the mutant is tried again
 # alone on a fresh guest, and a test that fails on lwnfs twice is
 # reported FLAKY, never a kill.  A guest that dies under a mutant with no
@@ -120,7 +121,7 @@ while true; do
 	declare -A said=()
 	while read -r name what; do
 		said[$name]=$what
-	done < <(sed -n 's/^mutant \([^ ]*\): \(killed by .*\|survived\|unconfirmed: .*\)$/\1 \2/p' "$log")
+	done < <(sed -n 's/^mutant \([^ ]*\): \(killed by .*\|survived\|unconfirmed: .*\|flaky: .*\)$/\1 \2/p' "$log")
 	# lwnfs itself passes in every guest, or no verdict of this one holds.
 	if [ "${said[original]:-}" != survived ]; then
 		echo "mutants: lwnfs itself fails in guest $boots, so no verdict holds:" \
@@ -152,6 +153,8 @@ while true; do
 			# A report with no test failing, or a test lwnfs fails
 			# too: it must show again alone.
 			seen[$name]=${said[$name]} alone=$name
+		elif [[ ${said[$name]} == flaky:* ]]; then
+			verdict[$name]="FLAKY: ${said[$name]#flaky: }"
 		else
 			# A test's kill came with its confirmation, or it is none.
 			by=${said[$name]#killed by }

@@ -9,8 +9,11 @@
 # another (FIRST first, unless it is "-"), stopping at the first test
 # that fails, and print "mutant NAME: start", then one verdict:
 #  - "mutant NAME: killed by FILE: TEST" when TEST, run again alone in
-#    this guest against lwnfs itself, passes (and "mutant NAME: confirmed:
-#    lwnfs passes FILE: TEST alone" before it);
+#    this guest, fails on the mutant a second time and passes against
+#    lwnfs itself (and "mutant NAME: confirmed: lwnfs passes FILE: TEST
+#    alone" before it);
+#  - "mutant NAME: flaky: FILE: TEST ..." when the mutant passes TEST
+#    alone: one failure is no kill;
 #  - "mutant NAME: unconfirmed: FILE: TEST fails on lwnfs too" when it
 #    does not: no kill, the host has the mutant seen again on a fresh
 #    guest, and a test that fails on lwnfs twice is reported flaky;
@@ -25,7 +28,7 @@
 # A log that no longer holds the mutant's mark gives no verdict.  Each
 # mutant starts from a guest cleaned of what an interrupted test leaves
 # (lwnfs mounts, the module, the tests' tmpfs and memory cgroup).  Exits
-# 3 when the guest cannot go on cleanly (lwnfs stuck, a kernel log with
+# LWNFS_EXIT_NEW_GUEST when the guest cannot go on cleanly (lwnfs stuck, a kernel log with
 # a problem in it, or lost), so that a new guest takes the rest; the host
 # knows from the "start" lines where to go on.
 set -euo pipefail
@@ -37,7 +40,7 @@ todo=${1:?usage: mutants.sh TODO}
 suites=(tests/20-write.bats tests/10-read.bats tests/30-options.bats
 	tests/40-made.bats tests/45-manners.bats tests/00-module.bats)
 tap=$(mktemp)
-trap 'rm -f "$tap" "$tap.lost" "$tap.confirm"' EXIT
+trap 'rm -f "$tap" "$tap.lost" "$tap.again" "$tap.confirm"' EXIT
 
 # run_until_failure FILE: run bats on FILE, stopped at its first "not ok";
 # print that test's name, or nothing when every test passed.
@@ -111,18 +114,29 @@ while read -r name ko first; do
 	# What the clean-up logs counts for this mutant too.
 	stuck=0
 	clean_up || stuck=1
+	filter=()
+	[[ $test == "bats failed: "* ]] || filter=(--filter "^$(ere_quote "$test")\$")
+	# A test's kill holds when the mutant fails that test again, alone
+	# (the whole file when bats failed before naming one): a test that
+	# fails by chance once must not count.
+	flaky=''
+	if [ -n "$file" ] && [ "$name" != original ] && [ "$stuck" = 0 ]; then
+		if LWNFS_KO=$ko timeout -k 10 600 bats --tap "${filter[@]}" "$file" >"$tap.again" 2>&1 &&
+			grep -q '^ok ' "$tap.again"; then
+			flaky=yes
+			echo "mutant $name: flaky: $file: $test: failed once, then passed alone"
+		fi
+		clean_up || stuck=1
+	fi
 	bad=$(bad_since "$seq") || {
 		echo "mutants: no verdict for $name: $bad; a new guest goes on"
 		exit "$LWNFS_EXIT_NEW_GUEST"
 	}
 
-	# A test's kill holds when lwnfs itself, in this guest as the
-	# mutant left it, passes that test alone (the whole file when bats
-	# failed before naming one).
+	# And when lwnfs itself, in this guest as the mutant left it, passes
+	# that test alone.
 	confirmed=''
-	if [ -n "$file" ] && [ "$name" != original ] && [ "$stuck" = 0 ]; then
-		filter=()
-		[[ $test == "bats failed: "* ]] || filter=(--filter "^$(ere_quote "$test")\$")
+	if [ -n "$file" ] && [ "$name" != original ] && [ "$stuck" = 0 ] && [ -z "$flaky" ]; then
 		cseq=$(perl harness/guest/kmsg.pl mark "lwnfs-mutant: $name, lwnfs confirms")
 		if LWNFS_KO=$original timeout -k 10 600 bats --tap "${filter[@]}" "$file" >"$tap.confirm" 2>&1 &&
 			grep -q '^ok ' "$tap.confirm"; then
@@ -155,7 +169,7 @@ while read -r name ko first; do
 	if [ -n "$killer" ]; then
 		echo "mutant $name: killed by $killer"
 	elif [ -n "$file" ] && [ "$name" != original ]; then
-		:	# unconfirmed, said above
+		:	# unconfirmed or flaky, said above
 	elif [ -n "$file" ]; then
 		echo "mutant $name: killed by $file: $test"	# lwnfs itself failed
 	else
