@@ -234,7 +234,7 @@ bench-profile:
 bench-scale:
 	harness/bench-scale.sh
 
-# docs/results.md and README.md's kernel table from the last runs' JSON
+# docs/results.md, with the kernel table, from the last runs' JSON
 # in docs/data/ (copy there the matrix.json, bench.json, scale.json and
 # peers.json a run left); then the plots, where gnuplot is installed.
 # Boots nothing; tests/checks/results-check.sh keeps the docs equal to the JSON.
@@ -272,11 +272,11 @@ help:
 	@echo 'make check-debug  suite, fuzz, stress, fault injection on a KASAN kernel; suite, stress, races on KCSAN'
 	@echo 'make mutants   run the module'"'"'s suites on each mutant of lwnfs.c in tests/data/mutants, then the racing ones'
 	@echo 'make mutants-kcsan  the racing mutants under harness/guest/race.sh on the KCSAN kernel'
-	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck, docs-check, promises-check, refusals-check, mandoc, groff, lintian'
+	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck, mandoc, groff, lintian'
 	@echo 'make fuzz      our seeded syscall fuzzer, then trinity, on an lwnfs mount'
 	@echo 'make stress    readers, writers, mounts and reloads at once, then checks'
 	@echo 'make bench     measure lwnfs against the syscall floor and the alternatives'
 	@echo 'make bench-profile  where the time of a read goes: perf over the lwnfs read and the two /dev/zero paths'
 	@echo 'make bench-scale  lwnfs against tmpfs from 1,000 to 100,000 entries, against Redis and SQLite; SVG plots'
-	@echo 'make results   docs/results.md, the README'"'"'s kernel table and docs/plots from docs/data/*.json'
+	@echo 'make results   docs/results.md and docs/plots from docs/data/*.json'
 	@echo 'make clean     remove build products'

@@ -5,8 +5,8 @@
 # kernel and the Debian package, check on the host that kernel features
 # are found in the headers (backport.sh), that docs/walkthrough.md's
 # excerpts are still the code's (walkthrough-check.sh), that every doc
-# is still true to the tree (docs-check.sh), that docs/results.md and the
-# README's kernel table are what docs/data/*.json make (results-check.sh),
+# is still true to the tree (docs-check.sh), that docs/results.md is what
+# docs/data/*.json make (results-check.sh),
 # that every promise of lwnfs.5 is mapped to its tests
 # (promises-check.sh), that the Makefile's and deps.sh's one-line
 # refusals say what they should on faked hosts (refusals-check.sh) and

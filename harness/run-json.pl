@@ -5,7 +5,7 @@
 #        harness/run-json.pl -m ROWS OUT.json
 #
 # What a run was, written into the JSON it left, so that docs/results.md
-# and the README's kernel table (harness/results.pl) say it: a "run"
+# (harness/results.pl) says it: a "run"
 # object with the date (UTC), the commit (with "+changes" when the tree
 # differed from it), the host machine (CPUs, CPU model, memory, whether
 # KVM ran a guest) and the accelerator the guests had, "QEMU TCG" or

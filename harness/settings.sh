@@ -2,8 +2,9 @@
 # shellcheck shell=bash disable=SC2034 # the variables are for the scripts that source this
 #
 # The harness's settings, in one place: every script of harness/ and
-# scripts/ that needs one sources this file.  Each can be set in the
-# environment instead (LWNFS_CACHE=/srv/cache make check).
+# scripts/ that needs one sources this file.  Those written ${NAME:-...}
+# can be set in the environment instead (LWNFS_CACHE=/srv/cache make
+# check); the verdict (the kernel-log pattern, the exit statuses) cannot.
 
 # Kernel images, roots, packages, initramfs images, the debug kernel and
 # the matrix's logs are kept here between runs.

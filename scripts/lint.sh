@@ -3,13 +3,10 @@
 #
 # make lint: the checks the kernel's 0-day bot runs, on lwnfs.  checkpatch
 # --strict, sparse (C=2) and W=1 on the module and on tests/programs/delay's,
-# coccicheck's semantic patches, shellcheck on the scripts, the docs
-# against the tree (tests/checks/docs-check.sh) and the JSON of the last runs
-# (tests/checks/results-check.sh), lwnfs.5's promises against the tests
-# (tests/checks/promises-check.sh), the Makefile's and deps.sh's refusals
-# (tests/checks/refusals-check.sh), mandoc, groff and lintian on the man
-# page and the Debian package.  Prints each finding; exits non-zero if
-# there is any.
+# coccicheck's semantic patches, shellcheck on the scripts, mandoc, groff
+# and lintian on the man page and the Debian package (the checks of the
+# docs against the tree are make check's, harness/check.sh).  Prints each
+# finding; exits non-zero if there is any.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -99,10 +96,6 @@ check shellcheck shellcheck -x conftest.sh harness/*.sh harness/*.bash harness/g
 	tests/checks/*.sh tests/*.bats tests/install/*.bats tests/life/*.bats tests/selinux/*.bats \
 	tests/secureboot/*.bats tests/secureboot/*.bash tests/helpers.bash .ci/run \
 	scripts/*.sh debian/tests/modprobe-mount
-check docs tests/checks/docs-check.sh
-check results tests/checks/results-check.sh
-check promises tests/checks/promises-check.sh
-check refusals tests/checks/refusals-check.sh
 package() {
 	make --no-print-directory deb >/dev/null && scripts/lint-package.sh
 }
