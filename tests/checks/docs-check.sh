@@ -145,6 +145,7 @@ declare -A VFS_ERRNOS=(
 	[ERANGE]="kstrtos64(), whose error lwnfs_write_iter() returns"
 )
 
+checks=$(cd "$(dirname "$0")" && pwd)
 tree=${DOCS_TREE:-$(cd "$(dirname "$0")/../.." && pwd)}
 cd "$tree"
 if [ ! -f lwnfs.c ] || [ ! -f Makefile ]; then
@@ -186,98 +187,7 @@ code+=(/dev/null) harness+=(/dev/null)	# never none: grep would read stdin
 # the tree's folders, outside fenced blocks or in a sh block), sh (a line
 # of a sh block), link (a link's target), heading (its anchor) or make (a
 # make command in bold in lwnfs.5).
-awk -v OFS='\t' '
-	function paths(s, p) {
-		while (match(s, /(^|[^A-Za-z0-9_.\/$-])(harness|tests|scripts|debian|docs|\.ci)\/[A-Za-z0-9_.\/*?<>-]*/)) {
-			p = substr(s, RSTART, RLENGTH)
-			s = substr(s, RSTART + RLENGTH)
-			sub(/^[^a-z.]/, "", p)
-			sub(/[.,;:)]+$/, "", p)
-			print FILENAME, FNR, "path", p
-		}
-	}
-	# name: each lwnfs_* or LWNFS_* name in a span (not $LWNFS_X, not a
-	# pattern such as lwnfs_* or LWNFS_HAVE_<PROBE>); kname: a span that
-	# is one other C name with an underscore, or name().
-	function names(s, id) {
-		while (match(s, /[$A-Za-z0-9_]*(lwnfs|LWNFS)_[A-Za-z0-9_]*[*<]?/)) {
-			id = substr(s, RSTART, RLENGTH)
-			s = substr(s, RSTART + RLENGTH)
-			if (id ~ /^(lwnfs|LWNFS)_[A-Za-z0-9_]*[A-Za-z0-9]$/)
-				print FILENAME, FNR, "name", id
-		}
-		if (s0 ~ /^((struct|enum) )?[A-Za-z_][A-Za-z0-9_]*(\(\))?$/) {
-			id = s0
-			sub(/^(struct|enum) /, "", id)
-			sub(/\(\)$/, "", id)
-			if (id !~ /^(lwnfs|LWNFS)_/ && (id ~ /_/ || s0 ~ /\(\)$/))
-				print FILENAME, FNR, "kname", id
-		}
-	}
-	# bare: the same names in prose, outside backticks: each lwnfs_* or
-	# LWNFS_* name, and each other name written as name().
-	function bare(s, id) {
-		s0 = ""
-		names(s)
-		while (match(s, /[A-Za-z_][A-Za-z0-9_]*\(\)/)) {
-			id = substr(s, RSTART, RLENGTH - 2)
-			s = substr(s, RSTART + RLENGTH)
-			if (id !~ /^(lwnfs|LWNFS)_/)
-				print FILENAME, FNR, "kname", id
-		}
-	}
-	FNR == 1 { fence = 0; lang = "" }
-	FILENAME ~ /\.5$/ {
-		paths($0)
-		if ($0 !~ /^\.\\"/) {	# not a comment: the text, fonts out
-			t = $0
-			if (t ~ /^\.(BR|RB|IR|RI|BI|IB) /) {
-				sub(/^\.[A-Z]+ /, "", t)
-				gsub(/[" ]/, "", t)
-			}
-			sub(/^\.[A-Z]+ /, "", t)
-			gsub(/\\f[BIRP]/, "", t)
-			bare(t)
-		}
-		if ($0 ~ /^\.B[RI]? "?make( |")/) {
-			t = $0
-			sub(/^\.B[RI]? "?/, "", t)
-			gsub(/[",]/, "", t)
-			gsub(/\\-/, "-", t)
-			print FILENAME, FNR, "make", t
-		}
-		next
-	}
-	/^```/ {
-		if (fence) { fence = 0 } else { fence = 1; lang = substr($0, 4) }
-		next
-	}
-	fence && lang == "sh" { print FILENAME, FNR, "sh", $0; paths($0); next }
-	fence { next }
-	{
-		paths($0)
-		k = split($0, part, "`")
-		for (i = 2; i < k; i += 2) {
-			print FILENAME, FNR, "span", part[i]
-			s0 = part[i]
-			names(part[i])
-		}
-		for (i = 1; i <= k; i += 2)
-			bare(part[i])
-		line = $0
-		while (match(line, /\]\([^) ]+\)/)) {
-			print FILENAME, FNR, "link", substr(line, RSTART + 2, RLENGTH - 3)
-			line = substr(line, RSTART + RLENGTH)
-		}
-		if ($0 ~ /^#+ /) {
-			h = tolower($0)
-			sub(/^#+ /, "", h)
-			gsub(/[^a-z0-9 _-]/, "", h)
-			gsub(/ /, "-", h)
-			print FILENAME, FNR, "heading", h
-		}
-	}
-' "${docs[@]}" >"$work/said"
+awk -v OFS='\t' -f "$checks/docs-said.awk" "${docs[@]}" >"$work/said"
 
 # --- Paths ---------------------------------------------------------------
 declare -A in_tree=()	# every file name in the tree
@@ -413,69 +323,7 @@ value_of() { awk -v n="$1" '$1 == n { print $2 }' "$work/values"; }
 # (a mode is octal, however written), from the
 # text of each doc with lines joined (a statement may span two), markup
 # and backticks taken out.
-perl -e '
-	# default_rule(OPTION, NUMBER, GAP): OPTION and a default of NUMBER at
-	# most GAP characters apart in one clause, the number in $1.
-	sub default_rule {
-		my ($option, $n, $gap) = @_;
-		my $default = qr/(?|\bdefaults?\b(?:\s+(?:mode|value|limit|is|of|to|at|as|being))*\s*[:=]?\s*($n)\b
-			|\b($n)\b(?:\s+[\w=]+){0,3}?\s+by\s+default\b
-			|\b($n)\s*\((?:the\s+)?default\))/xi;
-		return qr/(?|$option[^.;]{0,$gap}?$default|$default[^.;]{0,$gap}?$option
-			|\bdefault\s+$option(?:\s+(?:is|of|at|as|being))*\s*[:=]?\s*($n)\b)/xi;
-	}
-	my %rule = (
-		"LWNFS_MAGIC"                => qr/\b(0x[0-9a-fA-F]{8})\b/,
-		"LWNFS_WRITE_MAX"            => qr/\b(?:write|written|it was)\b[^.]{0,60}?\b(?:longer|more)\s+than\s+(\d+)\s+bytes/i,
-		"LWNFS_TEXT_MAX"             => qr/\b(\d+)\s+bytes\s+or\s+more/i,
-		# a default in any phrasing: "default 755", "defaults to 0700",
-		# "default mode 0700", "0700 by default", "0755 (the default)",
-		# the option named before or after it in the same clause
-		"DEFAULT_MODE"               => default_rule(qr/\b(?:mode=?|permissions)(?=\W)/, qr/0?[0-7]{3,4}/, 60),
-		"DEFAULT_MAX_COUNTERS"       => default_rule(qr/\bmax_counters\b/, qr/\d[\d,]*\d|\d/, 80),
-		"FILE_MODE"                  => qr/\bbuilt-in\s+files\s+(?:have\s+)?(?:mode\s+)?(0[0-7]{3})\b/i,
-		"DIR_MODE"                   => qr/\bits\s+directories\s+(?:mode\s+)?(0[0-7]{3})\b/i,
-		"INODES"                     => qr/\binode\s+numbers\s+(\d+)\s+to\s+(\d+)\b/i,
-		"DEFINE"                     => qr/\b(LWNFS_[A-Z0-9_]+)[,:]?\s+\(?(0x[0-9a-fA-F]+|\d+)\b/,
-	);
-	my %said;
-	for my $file (@ARGV) {
-		open(my $fh, "<", $file) or die "docs-check: $file: $!\n";
-		my ($text, @at, $fence) = ("");
-		while (my $l = <$fh>) {
-			chomp $l;
-			if ($file =~ /\.md$/ && $l =~ /^```/) { $fence = !$fence; next }
-			next if $fence;
-			if ($file =~ /\.5$/) {
-				next if $l =~ /^\.\\"/;
-				$l =~ s/^\.[A-Z]{1,2}\b ?//;
-				$l =~ s/\\f[BIRP]//g;
-				$l =~ s/\\-/-/g;
-				$l =~ s/\\\(aq/\x27/g;
-				$l =~ s/"//g;
-			}
-			$l =~ s/[`*]//g;
-			$l =~ s/^\s+//;
-			push @at, [length($text), $.];
-			$text .= "$l ";
-		}
-		for my $name (sort keys %rule) {
-			while ($text =~ /$rule{$name}/g) {
-				my $pos = $-[0];
-				my $line = (grep { $_->[0] <= $pos } @at)[-1][1];
-				my @said = $name eq "DEFINE" ? ([$1, $2]) :
-					$name eq "INODES" ? (["INODES_FIRST", $1], ["INODES_LAST", $2]) :
-					([$name, $1]);
-				for (@said) {
-					my ($n, $v) = @$_;
-					(my $d = $v) =~ tr/,//d;	# 4,096
-					$d = $n =~ /MODE$/ ? oct($d) : $d =~ /^0x/ ? hex($d) : $d;
-					print "$file $line $n $v $d\n" unless $said{"$file $line $n"}++;
-				}
-			}
-		}
-	}
-' "${docs[@]}" >"$work/stated"
+perl "$checks/docs-stated.pl" "${docs[@]}" >"$work/stated"
 
 n_constants=0
 while read -r file line name stated decimal; do
@@ -570,163 +418,7 @@ phrases=()
 for key in "${!ERRNO_PHRASES[@]}"; do
 	phrases+=("$key=${ERRNO_PHRASES[$key]}")
 done
-perl -e '
-	use strict;
-	use warnings;
-	use Errno;
-	my %is_errno = map { $_ => 1 } keys %!;
-	my (@bats, @docs, %table, %from, %phrase);
-	while (@ARGV) {
-		my $arg = shift @ARGV;
-		last if $arg eq "--";
-		push @bats, $arg;
-	}
-	while (@ARGV) {
-		my $arg = shift @ARGV;
-		last if $arg eq "--";
-		my ($p, $e) = $arg =~ /^(.*)=(E[A-Z0-9]+)$/ or die "docs-check: phrase $arg\n";
-		$phrase{$p} = $e;
-	}
-	@docs = @ARGV;
-
-	# printf %b of a bats single-quoted TEXT
-	sub unescape {
-		my $t = shift;
-		$t =~ s/\\(x[0-9a-fA-F]{1,2}|0[0-7]{0,3}|[ntr\\])/
-			my $c = $1;
-			$c eq "n" ? "\n" : $c eq "t" ? "\t" : $c eq "r" ? "\r" :
-			$c eq "\\" ? "\\" : $c =~ m{^x} ? chr(hex(substr($c, 1))) : chr(oct($c))/ge;
-		return $t;
-	}
-	my @names;	# every @test name, "FILE: NAME"
-	for my $file (@bats) {
-		open(my $fh, "<", $file) or die "docs-check: $file: $!\n";
-		while (my $l = <$fh>) {
-			push @names, [$file, $1] if $l =~ /^\@test "(.*)" \{/;
-			next unless $l =~ /^\s*reject\s+\x27([^\x27]*)\x27\s+(E[A-Z0-9]+)\s*$/;
-			my ($text, $errno) = (unescape($1), $2);
-			# a word a doc could quote: printable, no space, not a bare sign
-			next unless $text =~ /^[\x21-\x7e]+$/ && $text =~ /[A-Za-z0-9]/;
-			if (defined $table{$text} && $table{$text} ne $errno) {
-				print "problem $file:$.: writing \x27$text\x27 fails with $errno, $from{$text} says $table{$text}\n";
-				next;
-			}
-			$table{$text} = $errno;
-			$from{$text} //= "$file:$.";
-		}
-	}
-	my @keys = map { [$_, qr/(?<![A-Za-z0-9_.+\-])\Q$_\E(?![A-Za-z0-9_+\-]|\.[A-Za-z0-9])/] } sort keys %table;
-	for my $p (sort keys %phrase) {
-		my $re = qr/\b\Q$p\E\b/i;
-		my ($test) = grep { $_->[1] =~ /\Q$p\E/i && $_->[1] =~ /\b$phrase{$p}\b/ } @names;
-		if (!$test) {
-			print "problem docs-check.sh pairs \"$p\" with $phrase{$p} in ERRNO_PHRASES, which no test name in tests/ does\n";
-			next;
-		}
-		$table{$p} = $phrase{$p};
-		$from{$p} = "$test->[0], \@test \"$test->[1]\"";
-		push @keys, [$p, $re];
-	}
-
-	# The units of a doc: [text, [[offset, line]...]], a sentence each (an
-	# ERRORS entry of lwnfs.5 whole), markup taken out.
-	sub units {
-		my ($file) = @_;
-		my (@units, @at);
-		my ($text, $fence, $section, $man) = ("", 0, "", $file =~ /\.5$/ ? 1 : 0);
-		my $flush = sub {
-			if ($text =~ /\S/) {
-				my $whole = $man && $section eq "ERRORS";
-				my $start = 0;
-				my @parts = $whole ? ($text) : split(/(?<=[.!?])\s+(?=[A-Z(\[])/, $text);
-				for my $s (@parts) {
-					my $from = index($text, $s, $start);
-					$start = $from + length($s);
-					my @map = map { [$_->[0] - $from, $_->[1]] } @at;
-					push @units, [$s, \@map];
-				}
-			}
-			($text, @at) = ("");
-		};
-		open(my $fh, "<", $file) or die "docs-check: $file: $!\n";
-		while (my $l = <$fh>) {
-			chomp $l;
-			if ($man) {
-				next if $l =~ /^\.\\"/;
-				if ($l =~ /^\.(EX|nf)\b/) { $flush->(); $fence = 1; next }
-				if ($l =~ /^\.(EE|fi)\b/) { $fence = 0; next }
-				next if $fence;
-				if ($l =~ /^\.(SH|SS)\s+"?([^"]*)"?/) {
-					$flush->();
-					$section = $2 if $1 eq "SH";
-					next;
-				}
-				if ($l =~ /^\.(PP|P|LP|TP|TQ|IP|RS|RE|in|sp|br)\b/) { $flush->(); next }
-				if ($l =~ /^\.(BR|RB|IR|RI|BI|IB)\s+(.*)/) {
-					my $args = $2;
-					my @w = $args =~ /"([^"]*)"|(\S+)/g;
-					$l = join("", grep { defined } @w);
-				} elsif ($l =~ /^\.(B|I)\s+(.*)/) {
-					($l = $2) =~ s/"//g;
-				} elsif ($l =~ /^\./) {
-					next;
-				}
-				$l =~ s/\\f[BIRP]//g;
-				$l =~ s/\\-/-/g;
-				$l =~ s/\\\(aq/\x27/g;
-				$l =~ s/\\\(\S\S|\\\[[^\]]*\]/ /g;
-				$l =~ s/\\e/\\/g;
-			} else {
-				if ($l =~ /^```/) { $flush->(); $fence = !$fence; next }
-				next if $fence;
-				if ($l =~ /^\s*$/ || $l =~ /^#/ || $l =~ /^\s*<!--/) { $flush->(); next }
-				$flush->() if $l =~ /^\s*(?:[-*+]|\d+\.)\s/ || $l =~ /^\|/;
-				$l =~ s/^\s*>\s?//;
-				$l =~ s/`\@test "[^"]*"`/a test/g;	# the test names themselves
-				$l =~ s/\[([^\]]*)\]\([^)]*\)/$1/g;
-				$l =~ s/[`*]//g;
-			}
-			$l =~ s/^\s+//;
-			push @at, [length($text), $.];
-			$text .= "$l ";
-		}
-		$flush->();
-		return @units;
-	}
-
-	my ($checked, %used) = (0);
-	for my $file (@docs) {
-		my @found;	# [line, text], in the order of the doc
-		for my $u (units($file)) {
-			my ($s, $map) = @$u;
-			my @errnos;
-			while ($s =~ /\b(E[A-Z0-9]{2,})\b/g) {
-				push @errnos, [$1, $-[0], $+[0]] if $is_errno{$1};
-			}
-			next unless @errnos;
-			for my $k (@keys) {
-				my ($key, $re) = @$k;
-				while ($s =~ /$re/g) {
-					my ($from, $to) = ($-[0], $+[0]);
-					my ($before) = grep { $_->[2] <= $from } reverse @errnos;
-					my ($after) = grep { $_->[1] >= $to } @errnos;
-					my @near = map { $_->[0] } grep { defined } $before, $after;
-					next unless @near;
-					$checked++;
-					$used{$key} = 1 if $phrase{$key};
-					next if grep { $_ eq $table{$key} } @near;
-					my $line = (grep { $_->[0] <= $from } @$map)[-1][1];
-					my %seen;
-					my $said = join(" and ", grep { !$seen{$_}++ } @near);
-					push @found, [$line, $from, "problem $file:$line: pairs \"$key\" with $said, the tests with $table{$key} ($from{$key})\n"];
-				}
-			}
-		}
-		print map { $_->[2] } sort { $a->[0] <=> $b->[0] || $a->[1] <=> $b->[1] } @found;
-	}
-	print "used $_\n" for sort keys %used;
-	print "checked $checked\n";
-' tests/*.bats -- ${phrases[@]+"${phrases[@]}"} -- README.md docs/walkthrough.md lwnfs.5 >"$work/errnos"
+perl "$checks/docs-errnos.pl" tests/*.bats -- ${phrases[@]+"${phrases[@]}"} -- README.md docs/walkthrough.md lwnfs.5 >"$work/errnos"
 n_pairings=0
 while read -r what rest; do
 	case $what in
@@ -787,33 +479,7 @@ done <"$work/said"
 # --- Messages README.md's Troubleshooting quotes -------------------------------
 # "LINE<TAB>MESSAGE" for each span (joined across lines) of three words or
 # more, and each line of a block that is not sh, in the section.
-perl -e '
-	my ($on, $fence, $lang, $para, $at) = (0, 0, "", "", 0);
-	my $flush = sub {
-		while ($para =~ /`([^`]+)`/g) {
-			my $m = $1;
-			$m =~ s/\s+/ /g;
-			my @w = split(" ", $m);
-			print "$at\t$m\n" if @w >= 3;
-		}
-		($para, $at) = ("", 0);
-	};
-	while (my $l = <>) {
-		chomp $l;
-		if ($l =~ /^## /) { $flush->(); $on = $l =~ /^## Troubleshooting$/; next }
-		next unless $on;
-		if ($l =~ /^```(.*)/) {
-			$flush->();
-			if ($fence) { $fence = 0 } else { $fence = 1; $lang = $1 }
-			next;
-		}
-		if ($fence) { print "$.\t$l\n" if $lang ne "sh" && $l =~ /\S/; next }
-		if ($l =~ /^\s*$/) { $flush->(); next }
-		$at ||= $.;
-		$para .= "$l ";
-	}
-	$flush->();
-' README.md >"$work/messages"
+perl "$checks/docs-messages.pl" README.md >"$work/messages"
 corpus=$work/corpus
 cat lwnfs.c lwnfs.h conftest.sh Kbuild Makefile dkms.conf >"$corpus"
 find harness tests scripts debian .ci -type f -exec cat {} + >>"$corpus" 2>/dev/null

@@ -11,40 +11,30 @@
 #  - excerpts: each fenced block after a line "From FILE:" (FILE relative
 #    to the top of the tree) is a run of consecutive lines of FILE, byte
 #    for byte, tabs and trailing spaces included;
-#  - names: each lwnfs_* or LWNFS_* identifier in `backticks` is in lwnfs.c,
-#    lwnfs.h, conftest.sh or Kbuild (shell variables, and patterns ending
-#    in * or <, are not names); each `@test "NAME"` is a test of the .bats
-#    file last named in backticks before it on the same line;
-#  - paths: each tests/, debian/, scripts/ or docs/ path in backticks
-#    exists (a glob must match something);
+#  - tests: each `@test "NAME"` is a test of the .bats file last named in
+#    backticks before it on the same line (docs-check.sh checks the page's
+#    other names and paths, as every doc's);
 #  - probes: in the table with a "probe" and a "kernel" column, for each
 #    row that names a probe, conftest.sh has "probe NAME" and the comment
 #    just above it starts with "# VERSION", VERSION being the row's
 #    kernel (e.g. 6.19); and each probe of conftest.sh has a row;
 #  - sessions: the ```console blocks are root shell sessions, "# " before
-#    each command and its output after it, one story from insmod to rmmod.
-#    Each numbered section that quotes lwnfs.c has one.  Each command is
-#    one plain command of a short list (cat, echo, ls, mount, ...) on
-#    /lwnfs, /proc/filesystems, /proc/mounts or /sys/module/lwnfs, and the
-#    page must agree with a model of lwnfs made from the code: the fixed
-#    tree and its inode numbers (lwnfs.c's lwnfs_make_builtin() calls), the
-#    mount options (lwnfs_params), max_counters's default (lwnfs.h); names
-#    used exist, a cat shows the value the counter holds, a refused write
-#    shows an error and an accepted one none, refcnt counts the superblock
-#    and the open counters, a made entry's inode number comes next.
+#    each command and its output after it, one story from insmod to rmmod;
+#    each numbered section that quotes lwnfs.c has one.  Whether each
+#    command prints what the page shows is for --run, in a guest.
 # With --run, in a test guest (hostname lwnfs-vm, or WALKTHROUGH_ANYWHERE=1),
 # as root, lwnfs not loaded (tests/60-walkthrough.bats): the sessions only, run as the page shows
 # them, in order, in one bash, from a directory where lwnfs.ko is KO
 # (default: the tree's); each command's output must be the page's, but
 # for the times of ls -l and a script's "line N:" in bash's messages.
 # Prints one line per problem on stderr and exits 1; else prints
-# "walkthrough: ok (N excerpts, N names, N paths, N probes, N session
-# commands checked)", or with --run "walkthrough: ok (N session commands
-# run)".
+# "walkthrough: ok (N excerpts, N tests, N probes, N session commands
+# found)", or with --run "walkthrough: ok (N session commands run)".
 #
 # To see it fail: cp -r . /tmp/t, change a quoted line of /tmp/t/lwnfs.c,
-# or a counter's value in a session of /tmp/t/docs/walkthrough.md, then
-# WALKTHROUGH_TREE=/tmp/t tests/checks/walkthrough-check.sh.
+# then WALKTHROUGH_TREE=/tmp/t tests/checks/walkthrough-check.sh; or a
+# counter's value in a session of docs/walkthrough.md, then run
+# tests/60-walkthrough.bats in a guest.
 set -euo pipefail
 
 tree=${WALKTHROUGH_TREE:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -76,26 +66,6 @@ use File::Temp qw(tempdir);
 my ($doc, $tree, $ko) = @ARGV;
 my @problems;
 sub problem { push @problems, "problem line $_[0]: $_[1]" }
-
-# --- What the code says -------------------------------------------------------
-sub slurp { open(my $fh, "<", $_[0]) or die "walkthrough: $_[0]: $!\n"; local $/; <$fh> }
-my $c = slurp("$tree/lwnfs.c");
-my $h = slurp("$tree/lwnfs.h");
-my @enum = $c =~ /enum lwnfs_builtin \{(.*?)\}/s ? ($1 =~ /(LWNFS_\w+)/g) : ();
-my %index = map { $enum[$_] => $_ } 0 .. $#enum;
-my $n_builtin = $index{LWNFS_NR_BUILTIN} // 0;
-# The fixed tree: path below the mount => [type, inode number].
-my %var = ("sb->s_root" => "");
-my %builtin = ("" => ["d", 1]);
-while ($c =~ /(\w+) = lwnfs_make_builtin\(([^,]+), "([^"]+)", S_IF(REG|DIR)[^,]*,\s*(LWNFS_\w+)/g) {
-	my ($v, $parent, $name, $type, $which) = ($1, $2, $3, $4, $5);
-	next unless defined $var{$parent};
-	$var{$v} = "$var{$parent}/$name";
-	$builtin{$var{$v}} = [$type eq "REG" ? "f" : "d", $index{$which} + 1];
-}
-my %option = map { $_ => 1 } $c =~ /fsparam_\w+\("(\w+)"/g;
-my ($max_default) = $h =~ /^#define\s+LWNFS_DEFAULT_MAX_COUNTERS\s+(\d+)/m;
-push @problems, "problem lwnfs.c: no fixed tree found (lwnfs_make_builtin)" if keys %builtin < 2;
 
 # --- The sessions -------------------------------------------------------------
 # [doc line, command, [output lines]] in the order of the page.
@@ -130,163 +100,6 @@ for my $s (sort { $a <=> $b } keys %quotes) {
 }
 problem(1, "no session at all") unless @cmds;
 
-# --- Each command against the code ---------------------------------------------
-my %allowed = map { $_ => 1 } qw(insmod rmmod mount umount mkdir rmdir rm ln mv
-	touch cat echo printf ls stat dd grep truncate exec);
-my ($loaded, $sb, $mounted, %value, %made, %fds, %ino, $next_ino, $max) = (0, 0, 0);
-sub fresh_sb {
-	%made = ();
-	%ino = ();
-	$next_ino = $n_builtin;
-	$max = $max_default;
-	$sb = 1;
-}
-sub exists_at { my $p = shift; return defined $builtin{$p} || defined $made{$p} }
-sub is_counter { my $p = shift; return ($builtin{$p} && $builtin{$p}[0] eq "f") || ($made{$p} && $made{$p} eq "f") }
-sub ino_of { my $p = shift; return $builtin{$p} ? $builtin{$p}[1] : $ino{$p} }
-sub parent { my $p = shift; $p =~ s{/[^/]*$}{}; return $p }
-sub valid_s64 { my $n = shift; return $n =~ /^[-+]?\d+$/ && abs($n) <= 9.2e18 }
-
-for my $cmd (@cmds) {
-	my ($line, $text, $out) = @$cmd;
-	my $failed = @$out > 0;
-	if ($text =~ /[|;`\$]|&&/) {
-		problem($line, "\"$text\": one plain command a line, no pipes, lists or expansions");
-		next;
-	}
-	my @w;
-	push @w, defined $1 ? $1 : $2 while $text =~ /'([^']*)'|(\S+)/g;
-	my $prog = $w[0];
-	if (!$allowed{$prog}) {
-		problem($line, "\"$prog\" is not a command the sessions may run (walkthrough-check.sh)");
-		next;
-	}
-	# every absolute path: the mount point and below, or what shows lwnfs
-	my @paths;
-	for my $w (@w[1 .. $#w]) {
-		(my $p = $w) =~ s/^(?:\d?[<>]+|if=)//;
-		next unless $p =~ m{^/};
-		if ($p =~ m{^/lwnfs(/.*)?$}) {
-			push @paths, $1 // "";
-		} elsif ($p !~ m{^/proc/(filesystems|mounts)$|^/sys/module/lwnfs/\w+$}) {
-			problem($line, "$p: the sessions stay in /lwnfs (and /proc/filesystems, /proc/mounts, /sys/module/lwnfs)");
-		}
-	}
-	my $target = $text =~ />\s*\/lwnfs(\S*)$/ ? $1 : undef;	# echo ... > P
-	if ($prog eq "insmod") {
-		problem($line, "insmod loads lwnfs.ko, from the top of the tree") unless "@w[1..$#w]" eq "lwnfs.ko";
-		($loaded, %value) = (1) unless $failed;
-		next;
-	}
-	if ($prog eq "rmmod") {
-		my $refs = ($sb ? 1 : 0) + keys %fds;
-		problem($line, "rmmod with $refs reference(s) held: the page must show its refusal") if $refs && !$failed;
-		problem($line, "rmmod with nothing holding lwnfs: it succeeds, silently") if !$refs && $failed;
-		$loaded = 0 unless $refs;
-		next;
-	}
-	if ($prog eq "mount") {
-		if ($text =~ /^mount -t lwnfs lwnfs \/lwnfs$/) {
-			problem($line, "mount before insmod") unless $loaded;
-			fresh_sb() unless $sb;
-			$mounted = 1;
-		} elsif ($text =~ /^mount -o remount,(\S+) \/lwnfs$/) {
-			for my $o (split /,/, $1) {
-				my ($k, $v) = split /=/, $o, 2;
-				problem($line, "$k: lwnfs has no such option (lwnfs_params)") unless $option{$k};
-				$max = $v if $k eq "max_counters" && !$failed;
-			}
-		} else {
-			problem($line, "mount: only \"mount -t lwnfs lwnfs /lwnfs\" and \"mount -o remount,OPTIONS /lwnfs\"");
-		}
-		next;
-	}
-	if ($prog eq "umount") {
-		$mounted = 0;
-		$sb = 0 unless keys %fds;
-		next;
-	}
-	if ($prog eq "exec") {
-		if ($text =~ /^exec (\d)< \/lwnfs(\S+)$/) {
-			problem($line, "$2: no such counter") unless is_counter($2);
-			$fds{$1} = 1;
-		} elsif ($text =~ /^exec (\d)<&-$/) {
-			delete $fds{$1};
-			$sb = 0 unless $mounted || keys %fds;
-		}
-		next;
-	}
-	if ($text eq "cat /sys/module/lwnfs/refcnt") {
-		my $refs = ($sb ? 1 : 0) + keys %fds;
-		problem($line, "refcnt: the page shows \"@$out\", the superblock and open counters make $refs")
-			unless "@$out" eq $refs;
-		next;
-	}
-	# The names under /lwnfs each command names must be there, but the one
-	# it makes.
-	my $makes = $prog eq "mkdir" || $prog eq "touch" ? $paths[-1] :
-		$prog eq "ln" ? $paths[-1] : $target;
-	for my $p (@paths) {
-		next if !$mounted;
-		if (defined $makes && $p eq $makes) {
-			problem($line, "/lwnfs$p: no directory " . parent($p)) unless exists_at(parent($p));
-		} elsif (!exists_at($p)) {
-			problem($line, "/lwnfs$p: not in the tree here (lwnfs.c's fixed tree, or made before)");
-		}
-	}
-	problem($line, "$text: lwnfs is not mounted here") if grep({ $_ ne "" } @paths) && !$mounted;
-	next unless $mounted;
-	if ($prog eq "mkdir" || ($prog eq "touch") || (defined $target && !exists_at($target))) {
-		my $p = $makes;
-		my $full = keys(%made) >= $max;
-		if ($full && !$failed) {
-			problem($line, "/lwnfs$p is made with every one of max_counters=$max slots taken");
-		} elsif (!$full && $failed && "@$out" =~ /No space left/) {
-			problem($line, "/lwnfs$p: ENOSPC with " . keys(%made) . " of $max slots taken");
-		}
-		if (!$full) {	# made, even when the first write is refused
-			$made{$p} = $prog eq "mkdir" ? "d" : "f";
-			$ino{$p} = ++$next_ino;
-			$value{$p} = 0;
-		}
-	}
-	if (defined $target && is_counter($target)) {
-		(my $n = $w[1]) =~ s/^'|'$//g;
-		if (valid_s64($n) && !$failed) {
-			$value{$target} = $n + 0;
-		} elsif (valid_s64($n)) {
-			problem($line, "\"$n\" is a value lwnfs takes; the page shows the write refused");
-		} elsif (!$failed) {
-			problem($line, "\"$n\" is no decimal s64: the page must show the write refused");
-		}
-		next;
-	}
-	if (($prog eq "cat" && @w == 2) || ($prog eq "dd" && $w[1] =~ /^if=/)) {
-		my $p = $paths[0];
-		next unless defined $p && is_counter($p);
-		my $v = $value{$p} // 0;
-		problem($line, "$text: the page shows \"@$out\", the counter holds $v") unless "@$out" eq $v;
-		$value{$p} = $v + 1;
-		next;
-	}
-	if ($prog eq "rm" || $prog eq "rmdir") {
-		my $p = $paths[-1];
-		if ($builtin{$p} && !$failed) {
-			problem($line, "/lwnfs$p is the fixed tree: removing it fails (EPERM)");
-		} elsif (!$failed) {
-			delete $made{$p};
-		}
-		next;
-	}
-	if ($prog eq "stat" && $w[2] =~ /^%i\b/) {
-		for my $i (0 .. $#paths) {
-			my $want = ino_of($paths[$i]);
-			my ($got) = ($out->[$i] // "") =~ /^(\d+)/;
-			problem($line, "/lwnfs$paths[$i]: inode $got on the page, $want in the code")
-				if defined $want && defined $got && $got != $want;
-		}
-	}
-}
 print "$_\n" for @problems;
 print "sessions " . scalar(@cmds) . "\n";
 exit 0 unless defined $ko;
@@ -425,7 +238,7 @@ while read -r n file line; do
 done <"$work/excerpts"
 [ "$n_excerpts" -gt 0 ] || problem "no \"From FILE:\" excerpt at all"
 
-# --- Names and paths in backticks ------------------------------------------
+# --- Tests named in backticks -----------------------------------------------
 # "LINE<TAB>SPAN" for each `span` outside fenced blocks.
 awk '
 	/^```/ { fence = !fence; next }
@@ -436,58 +249,19 @@ awk '
 			print NR "\t" part[i]
 	}
 ' "$doc" >"$work/spans"
-
-sources=()
-for f in lwnfs.c lwnfs.h conftest.sh Kbuild; do
-	if [ -f "$tree/$f" ]; then
-		sources+=("$tree/$f")
-	else
-		problem "no $f in $tree"
-	fi
-done
-sources+=(/dev/null)	# never none: grep would read stdin
-
-declare -A names=() paths=()
-bats='' bats_line=''
+n_tests=0 bats='' bats_line=''
 while IFS=$'\t' read -r line span; do
 	[ "$line" = "$bats_line" ] || bats=''
-	if [[ $span =~ ^@test\ \"(.*)\"$ ]]; then
-		name=${BASH_REMATCH[1]}
-		names["@test $name"]=1
+	if [[ $span =~ ^tests/.*\.bats$ ]]; then
+		bats=$span bats_line=$line
+	elif [[ $span =~ ^@test\ \"(.*)\"$ ]]; then
+		n_tests=$((n_tests + 1))
 		if [ -z "$bats" ]; then
-			problem "line $line: @test \"$name\" with no tests/*.bats before it on the line"
-		elif ! grep -qF -- "@test \"$name\"" "$tree/$bats" 2>/dev/null; then
-			problem "line $line: $bats has no @test \"$name\""
+			problem "line $line: @test \"${BASH_REMATCH[1]}\" with no tests/*.bats before it on the line"
+		elif ! grep -qF -- "@test \"${BASH_REMATCH[1]}\"" "$tree/$bats" 2>/dev/null; then
+			problem "line $line: $bats has no @test \"${BASH_REMATCH[1]}\""
 		fi
-		continue
 	fi
-	read -r -a words <<<"$span"
-	for word in "${words[@]}"; do
-		case $word in
-		tests/* | debian/* | scripts/* | docs/*)
-			paths[$word]=1
-			if [[ $word == *[*?[]* ]]; then
-				compgen -G "$tree/$word" >/dev/null ||
-					problem "line $line: nothing matches $word"
-			elif [ ! -e "$tree/$word" ]; then
-				problem "line $line: no $word"
-			fi
-			if [[ $word == tests/*.bats ]]; then
-				bats=$word bats_line=$line
-			fi
-			;;
-		esac
-	done
-	while read -r id; do
-		case $id in
-		lwnfs_* | LWNFS_*) ;;
-		*) continue ;;	# inside a longer name, or $LWNFS_... (shell)
-		esac
-		case $id in *'*' | *'<') continue ;; esac	# a pattern, not a name
-		names[$id]=1
-		grep -qwF -- "$id" "${sources[@]}" ||
-			problem "line $line: $id is in none of lwnfs.c, lwnfs.h, conftest.sh, Kbuild"
-	done < <(grep -oE "[A-Za-z0-9_\${]*(lwnfs|LWNFS)_[A-Za-z0-9_]+[*<]?" <<<"$span" || true)
 done <"$work/spans"
 
 # --- The probe table -------------------------------------------------------
@@ -557,5 +331,5 @@ check_sessions
 if [ "$problems" -gt 0 ]; then
 	exit 1
 fi
-echo "walkthrough: ok ($n_excerpts excerpts, ${#names[@]} names, ${#paths[@]} paths, $n_probes probes," \
-	"$n_sessions session commands checked)"
+echo "walkthrough: ok ($n_excerpts excerpts, $n_tests tests, $n_probes probes," \
+	"$n_sessions session commands found)"
