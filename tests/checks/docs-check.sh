@@ -51,6 +51,8 @@
 #    under harness/, tests/, scripts/, debian/ or .ci/, whole or less its
 #    last words (a value there: "module lwnfs.ko" for "module $1"), down
 #    to three words; or it is another program's, in OTHERS_MESSAGES below;
+#  - figures: no doc but docs/results.md states a time, a date, a commit
+#    or a count of tests (lwnfs.5's .TH date aside);
 #  - lint tools: a doc that lists make lint's tools in a table row
 #    ("| `make lint` | TOOLS |", docs/testing.md's) lists make help's.
 # Prints one line per problem on stderr and exits 1; else prints
@@ -525,6 +527,22 @@ for f in "${md_docs[@]}"; do
 	if [ -n "$doc_lint" ] && [ "$doc_lint" != "$help_lint" ]; then
 		problem "make help lists make lint's tools as \"$help_lint\", $f as \"$doc_lint\""
 	fi
+done
+
+# --- Figures outside results.md -------------------------------------------------
+# Measured figures live in docs/results.md, generated, and go stale
+# anywhere else: no other doc states a time (a number and a unit of
+# time), a date (but lwnfs.5's .TH line), a commit or a count of tests.
+figure='\b[0-9]+([.,][0-9]+)? ?(ms|s|sec|seconds?|min|minutes?|h|hours?)\b'
+figure+='|\b(19|20)[0-9]{2}-[0-9]{2}-[0-9]{2}\b'
+figure+='|\b[0-9]{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]* (19|20)[0-9]{2}\b'
+figure+='|\bcommit [0-9a-f]{7,40}\b|\b[0-9]+ (tests|passed|failed|skipped)\b'
+for f in "${docs[@]}"; do
+	[ "$f" != docs/results.md ] || continue
+	while IFS=: read -r line text; do
+		[[ $text == .TH\ * ]] ||
+			problem "$f:$line: a measured figure belongs in docs/results.md: $text"
+	done < <(grep -nE -e "$figure" "$f")
 done
 
 # A list entry that no doc needs any more is stale: take it out.
