@@ -9,7 +9,8 @@
 # Regenerates it into a temporary directory from the tree RESULTS_TREE
 # (default: the one holding this script) and compares.  Prints the
 # difference and exits 1 when it differs, or when the generator fails (a
-# figure missing from the JSON).  Then the matrix's path from its rows to
+# figure missing from the JSON), or when it names an issue or a
+# session.  Then the matrix's path from its rows to
 # the table: two rows as harness/matrix.sh writes them, through
 # harness/run-json.pl -m and harness/results.pl, must come out as two rows
 # of docs/results.md's kernel table, its run this commit.  Else prints
@@ -32,6 +33,11 @@ if ! diff -u --label "$file (committed)" --label "$file (from docs/data)" \
 	"$tree/$file" "$tmp/$file" >"$tmp/diff"; then
 	echo "results: $file is not what make results makes from docs/data/*.json:" >&2
 	head -n 40 "$tmp/diff" >&2
+	exit 1
+fi
+# A run's record says what was measured, not the work it was for.
+if grep -n -i -w -E 'issue|session' "$tree/$file" >&2; then
+	echo "results: $file names an issue or a session (a record in docs/data/*.json)" >&2
 	exit 1
 fi
 
