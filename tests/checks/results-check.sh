@@ -10,10 +10,10 @@
 # (default: the one holding this script) and compares.  Prints the
 # difference and exits 1 when it differs, or when the generator fails (a
 # figure missing from the JSON), or when it names an issue or a
-# session.  Then the matrix's path from its rows to
-# the table: two rows as harness/matrix.sh writes them, through
-# harness/run-json.pl -m and harness/results.pl, must come out as two rows
-# of docs/results.md's kernel table, its run this commit.  Else prints
+# session.  Then the matrix's path from its rows to the table: two rows
+# as harness/matrix.sh writes them, through harness/run-json.pl -m and
+# harness/results.pl, must come out as two rows of docs/results.md's
+# kernel table, its run this commit.  Else prints
 # "results: ok (...)".
 #
 # To see it fail: cp -r . /tmp/t, change a figure in
