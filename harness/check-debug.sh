@@ -29,28 +29,23 @@ for which in "${parts[@]}"; do
 done
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-start=$SECONDS rc=0 passed=0 failed=0 skipped=0
+trap 'rm -f "$log" "$log.count"' EXIT
+start=$SECONDS rc=0 total_passed=0 total_failed=0 total_skipped=0
 
 # part FLAVOUR SCRIPT [VM.SH OPTION...]: lwnfs built against the FLAVOUR
 # kernel, SCRIPT run in a guest booted on it, its TAP counted.
 part() {
-	local flavour=$1 script=$2 dir release t=$SECONDS status=0 p f s
+	local flavour=$1 script=$2 dir release t=$SECONDS
 	shift 2
 	dir=$(harness/debug-kernel.sh "$flavour")
 	release=$(cat "$dir/include/config/kernel.release")
-	make --no-print-directory KERNELRELEASE="$release" KDIR="$dir" W=1 modules test-modules test-programs >"$log" 2>&1 || {
-		cat "$log" >&2
-		echo "check-debug: the build against $release failed" >&2
-		exit 1
-	}
+	lwnfs_quiet "$log" "the build against $release failed" make --no-print-directory \
+		KERNELRELEASE="$release" KDIR="$dir" W=1 modules test-modules test-programs
 	LWNFS_STRESS_SECONDS=${LWNFS_STRESS_SECONDS:-20} LWNFS_TRINITY_SECONDS=${LWNFS_TRINITY_SECONDS:-60} \
-		harness/vm.sh -k "$release" -K "$dir/arch/x86/boot/bzImage" -M "$dir/modroot" \
-		-t "$LWNFS_SUITE_TIMEOUT" "$@" -- "$script" | tee "$log" || status=${PIPESTATUS[0]}
-	read -r p f s < <(harness/tap-count.sh "$log" "$status")
-	echo "check-debug: $script on $release: $p passed, $f failed, $s skipped, $((SECONDS - t)) s"
-	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-	[ "$status" = 0 ] || rc=1
+		harness/tap-run.sh "$log" -k "$release" -K "$dir/arch/x86/boot/bzImage" -M "$dir/modroot" \
+		-t "$LWNFS_SUITE_TIMEOUT" "$@" -- "$script" || rc=1
+	lwnfs_tally "$log"
+	echo "check-debug: $script on $release: $((SECONDS - t)) s"
 }
 
 for which in "${parts[@]}"; do
@@ -64,5 +59,5 @@ for which in "${parts[@]}"; do
 		part kcsan harness/guest/kcsan.sh ;;
 	esac
 done
-echo "$passed passed, $failed failed, $skipped skipped ($((SECONDS - start)) s)"
-[ "$rc" = 0 ] && [ "$failed" = 0 ]
+echo "$total_passed passed, $total_failed failed, $total_skipped skipped ($((SECONDS - start)) s)"
+[ "$rc" = 0 ] && [ "$total_failed" = 0 ]

@@ -25,30 +25,19 @@ harness/deps.sh
 release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
 
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-make --no-print-directory KERNELRELEASE="$release" W=1 modules test-programs >"$log" 2>&1 || {
-	cat "$log" >&2
-	echo "check: the build failed" >&2
-	exit 1
-}
+trap 'rm -f "$log" "$log.count"' EXIT
+lwnfs_quiet "$log" "the build failed" \
+	make --no-print-directory KERNELRELEASE="$release" W=1 modules test-programs
 if grep -E 'warning:|error:' "$log" >&2; then
 	echo "check: the W=1 build has warnings" >&2
 	exit 1
 fi
 # Again as a user builds it, so that make install in the guest finds it
 # built (under TCG a rebuild there takes a minute).
-make --no-print-directory KERNELRELEASE="$release" modules >"$log" 2>&1 || {
-	cat "$log" >&2
-	echo "check: the build failed" >&2
-	exit 1
-}
+lwnfs_quiet "$log" "the build failed" make --no-print-directory KERNELRELEASE="$release" modules
 # The package the DKMS tests install is built here: under TCG in the guest
 # it would take minutes.
-make --no-print-directory deb >"$log" 2>&1 || {
-	cat "$log" >&2
-	echo "check: make deb failed" >&2
-	exit 1
-}
+lwnfs_quiet "$log" "make deb failed" make --no-print-directory deb
 
 tests/checks/backport.sh "$release"
 tests/checks/walkthrough-check.sh
@@ -58,14 +47,10 @@ tests/checks/verdict-check.sh
 tests/checks/promises-check.sh
 tests/checks/refusals-check.sh
 
-rc=0
-harness/vm.sh -k "$release" -t "$LWNFS_SUITE_TIMEOUT" -- bats --tap --timing tests tests/install |
-	tee "$log" || rc=${PIPESTATUS[0]}
-
 # The host's release names its row of tests/data/skips.
-read -r passed failed skipped < <(harness/tap-count.sh "$log" "$rc" \
-	"$(. /etc/os-release && echo "$VERSION_CODENAME")")
-[ "$rc" = 0 ] || [ "$rc" = 1 ] || echo "check: $(lwnfs_status_says "$rc")"
-
+status=0
+harness/tap-run.sh -R "$(. /etc/os-release && echo "$VERSION_CODENAME")" "$log" \
+	-k "$release" -t "$LWNFS_SUITE_TIMEOUT" -- bats --tap --timing tests tests/install || status=1
+read -r passed failed skipped _ <"$log.count"
 echo "$passed passed, $failed failed, $skipped skipped"
-[ "$failed" = 0 ] && [ "$rc" = 0 ] && [ "$passed" -gt 0 ]
+exit "$status"

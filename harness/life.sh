@@ -133,20 +133,17 @@ filtered_out() {
 boot() {
 	local systemd=()
 	[ "$1" != -s ] || { systemd=(-s); shift; }
-	local root=$1 release=$2 suite=$3 log=$4 rc=0 p f s
+	local root=$1 release=$2 suite=$3 log=$4 status=0
 	if filtered_out "$suite"; then
 		echo "life: $(basename "$log" .log): no test matches LWNFS_LIFE_FILTER: not booted"
 		return 0
 	fi
-	(cd "$root/srv/lwnfs" && LWNFS_NEXT_VERSION=$next harness/vm.sh -r "$root" -w "${systemd[@]}" \
-		-k "$release" -t "$LWNFS_LIFE_TIMEOUT" -- bats --tap --timing --show-output-of-passing-tests \
-		${LWNFS_LIFE_FILTER:+--filter "$LWNFS_LIFE_FILTER"} "$suite") |
-		tee "$log" || rc=${PIPESTATUS[0]}
-	read -r p f s < <(harness/tap-count.sh "$log" "$rc")
-	total_passed=$((total_passed + p)) total_failed=$((total_failed + f))
-	total_skipped=$((total_skipped + s))
-	echo "life: $(basename "$log" .log): $p passed, $f failed, $s skipped (guest status $rc)"
-	return "$rc"
+	LWNFS_NEXT_VERSION=$next harness/tap-run.sh -C "$root/srv/lwnfs" "$log" -r "$root" -w \
+		"${systemd[@]}" -k "$release" -t "$LWNFS_LIFE_TIMEOUT" -- \
+		bats --tap --timing --show-output-of-passing-tests \
+		${LWNFS_LIFE_FILTER:+--filter "$LWNFS_LIFE_FILTER"} "$suite" || status=1
+	lwnfs_tally "$log"
+	return "$status"
 }
 
 for name; do

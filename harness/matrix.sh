@@ -63,11 +63,7 @@ logs=$LWNFS_CACHE/matrix-logs
 mkdir -p "$logs"
 harness/deps.sh
 # One lwnfs-dkms package (Architecture: all) for every release's suite.
-make --no-print-directory deb >"$logs/deb.log" 2>&1 || {
-	cat "$logs/deb.log" >&2
-	echo "matrix: make deb failed" >&2
-	exit 1
-}
+lwnfs_quiet "$logs/deb.log" "make deb failed" make --no-print-directory deb
 
 rows=() total_passed=0 total_failed=0 total_skipped=0
 # Each row again, its fields tab-separated, for matrix.json.
@@ -191,11 +187,12 @@ test_kernel() {
 	cp -r build/deb "$root/srv/lwnfs/build/"
 
 	echo "matrix: $name: boot $release and run ${suites[*]}" >&2
-	(cd "$root/srv/lwnfs" && harness/vm.sh -r "$root" -k "$release" -t "$LWNFS_ROW_TIMEOUT" -- \
-		bats --tap --timing "${suites[@]}") >"$logs/$name-tests.log" 2>&1 || rc=$?
+	harness/tap-run.sh -R "$name" -C "$root/srv/lwnfs" "$logs/$name-tests.log" \
+		-r "$root" -k "$release" -t "$LWNFS_ROW_TIMEOUT" -- \
+		bats --tap --timing "${suites[@]}" >/dev/null || :
 	times+=", guest $((SECONDS - phase)) s"
 	echo "matrix: $name: $times" >&2
-	read -r p f s < <(harness/tap-count.sh "$logs/$name-tests.log" "$rc" "$name")
+	read -r p f s rc <"$logs/$name-tests.log.count"
 	# A row where nothing passed (every test skipped) proves nothing.
 	[ "$p" -gt 0 ] || [ "$f" -gt 0 ] || { f=1 rc=nothing; }
 	if [ "$rc" = nothing ]; then

@@ -53,11 +53,7 @@ fi
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-make --no-print-directory KERNELRELEASE="$release" modules test-programs >"$log" 2>&1 || {
-	cat "$log" >&2
-	echo "mutants: the build failed" >&2
-	exit 1
-}
+lwnfs_quiet "$log" "the build failed" make --no-print-directory KERNELRELEASE="$release" modules test-programs
 
 # Each mutant in a directory of its own, two builds at a time.  Equivalent
 # ones too: that they still apply and build keeps the list true.

@@ -36,20 +36,12 @@ if [ -n "${KERNELS:-}" ]; then
 	release=$(lwnfs_root_release "$root")
 	log=$(mktemp)
 	trap 'rm -f "$log"' EXIT
-	harness/root-build.sh "$root" "$release" >"$log" 2>&1 || {
-		cat "$log" >&2
-		echo "run-guest: the build in $root failed" >&2
-		exit 1
-	}
+	lwnfs_quiet "$log" "the build in $root failed" harness/root-build.sh "$root" "$release"
 	cd "$root/srv/lwnfs"
 	exec harness/vm.sh -r "$root" -k "$release" "${vmopts[@]}" -- "$@"
 fi
 release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-make --no-print-directory KERNELRELEASE="$release" "${targets[@]}" >"$log" 2>&1 || {
-	cat "$log" >&2
-	echo "run-guest: the build failed" >&2
-	exit 1
-}
+lwnfs_quiet "$log" "the build failed" make --no-print-directory KERNELRELEASE="$release" "${targets[@]}"
 harness/vm.sh -k "$release" "${vmopts[@]}" -- "$@"

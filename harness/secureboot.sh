@@ -35,11 +35,7 @@ esac
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-make --no-print-directory KERNELRELEASE="$release" modules >"$log" 2>&1 || {
-	cat "$log" >&2
-	echo "secureboot: the build failed" >&2
-	exit 1
-}
+lwnfs_quiet "$log" "the build failed" make --no-print-directory KERNELRELEASE="$release" modules
 dir=build/secureboot
 rm -rf "$dir"
 mkdir -p "$dir"
@@ -55,26 +51,24 @@ cp lwnfs.ko "$dir/lwnfs-untrusted.ko"
 "/lib/modules/$release/build/scripts/sign-file" sha256 "$dir/key.pem" "$dir/cert.der" \
 	"$dir/lwnfs-untrusted.ko"
 
-passed=0 failed=0 skipped=0 status=0
+total_passed=0 total_failed=0 total_skipped=0 status=0
 for run in "10-sig-enforce module.sig_enforce=1" "20-lockdown lockdown=integrity"; do
-	suite=${run%% *} params=${run#* } rc=0
+	suite=${run%% *} params=${run#* }
 	[ "${LWNFS_SECUREBOOT_BREAK:-}" != no-enforcement ] || params=''
 	echo "secureboot: $suite, booted with '${params:-nothing more}'"
-	harness/vm.sh -k "$release" ${params:+-A "$params"} -- \
-		bats --tap --timing "tests/secureboot/$suite.bats" | tee "$log" || rc=${PIPESTATUS[0]}
-	read -r p f s < <(harness/tap-count.sh "$log" "$rc")
-	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-	[ "$rc" = 0 ] || status=1
+	harness/tap-run.sh "$dir/$suite.log" -k "$release" ${params:+-A "$params"} -- \
+		bats --tap --timing "tests/secureboot/$suite.bats" || status=1
+	lwnfs_tally "$dir/$suite.log"
 done
 echo "secureboot: UEFI Secure Boot through shim and grub, DKMS's key as a MOK (harness/uefi-mok.sh)"
-rc=0
-harness/uefi-mok.sh | tee "$log" || rc=${PIPESTATUS[0]}
-p='' f='' s=''
-read -r p f s < <(sed -n 's/^\([0-9]*\) passed, \([0-9]*\) failed, \([0-9]*\) skipped$/\1 \2 \3/p' "$log" |
-	tail -n 1) || :
-# No closing line: uefi-mok.sh stopped before its guests; one failure.
-[ -n "$p" ] || { p=0 f=1 s=0; }
-passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-[ "$rc" = 0 ] || status=1
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$status" = 0 ] && [ "$failed" = 0 ] && [ "$passed" -gt 0 ]
+harness/uefi-mok.sh || status=1
+# The figures of each of its guests; none when it stopped before them.
+counts=0
+for count in build/uefi-mok/*.log.count; do
+	[ -e "$count" ] || continue
+	lwnfs_tally "${count%.count}"
+	counts=$((counts + 1))
+done
+[ "$counts" -gt 0 ] || total_failed=$((total_failed + 1))
+echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
+[ "$status" = 0 ] && [ "$total_failed" = 0 ] && [ "$total_passed" -gt 0 ]

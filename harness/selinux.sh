@@ -36,19 +36,12 @@ esac
 
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
-make --no-print-directory KERNELRELEASE="$release" modules >"$log" 2>&1 || {
-	cat "$log" >&2
-	echo "selinux: the build failed" >&2
-	exit 1
-}
+lwnfs_quiet "$log" "the build failed" make --no-print-directory KERNELRELEASE="$release" modules
 dir=$PWD/build/selinux
 rm -rf "$dir"
 mkdir -p "$dir"
-checkpolicy -U allow -o "$dir/policy" tests/selinux/policy.conf >"$log" 2>&1 || {
-	cat "$log" >&2
-	echo "selinux: checkpolicy could not compile tests/selinux/policy.conf" >&2
-	exit 1
-}
+lwnfs_quiet "$log" "checkpolicy could not compile tests/selinux/policy.conf" \
+	checkpolicy -U allow -o "$dir/policy" tests/selinux/policy.conf
 
 # The mutants marked "selinux:", each built in a directory of its own.
 listed=$(harness/mutant.pl tests/data/mutants) || { echo "selinux: tests/data/mutants does not parse" >&2; exit 1; }
@@ -66,14 +59,12 @@ while IFS=$'\t' read -r name _ how _; do
 done <<<"$listed"
 
 echo "selinux: booted with '${params:-nothing more}'; $(wc -l <"$dir/todo") mutants"
-rc=0
-harness/vm.sh -k "$release" ${params:+-A "$params"} -- \
-	harness/guest/selinux.sh "$dir/todo" | tee "$log" || rc=${PIPESTATUS[0]}
-read -r passed failed skipped < <(harness/tap-count.sh "$log" "$rc")
 status=0
-[ "$rc" = 0 ] && [ "$failed" = 0 ] && [ "$passed" -gt 0 ] || status=1
+harness/tap-run.sh "$dir/guest.log" -k "$release" ${params:+-A "$params"} -- \
+	harness/guest/selinux.sh "$dir/todo" || status=1
+read -r passed failed skipped _ <"$dir/guest.log.count"
 while read -r name _; do
-	verdict=$(sed -n "s/^mutant $name: //p" "$log")
+	verdict=$(sed -n "s/^mutant $name: //p" "$dir/guest.log")
 	case $verdict in
 	"killed by "?*) passed=$((passed + 1)) ;;
 	*)

@@ -89,6 +89,26 @@ lwnfs_status_says() {
 # Hours between two checks for a newer kernel in a root's archive.
 LWNFS_ROOT_CHECK=${LWNFS_ROOT_CHECK:-12}
 
+# lwnfs_quiet LOG MESSAGE COMMAND...: run COMMAND, its output into LOG;
+# when it fails, print LOG and "SCRIPT: MESSAGE" on stderr and exit 1.
+lwnfs_quiet() {
+	local log=$1 message=$2 me=${0##*/}
+	shift 2
+	"$@" >"$log" 2>&1 && return
+	cat "$log" >&2
+	echo "${me%.sh}: $message" >&2
+	exit 1
+}
+
+# lwnfs_tally LOG: add the figures tap-run.sh wrote for LOG (LOG.count)
+# to the caller's total_passed, total_failed and total_skipped.
+lwnfs_tally() {
+	local p f s
+	read -r p f s _ <"$1.count"
+	total_passed=$((total_passed + p)) total_failed=$((total_failed + f))
+	total_skipped=$((total_skipped + s))
+}
+
 # lwnfs_row ROW: "RELEASE ARCH FLAVOUR BUILD CI BOOTS" of the matrix row
 # ROW (tests/data/rows; BOOTS is "yes" or why not, in words); nothing for
 # a row the table has not.

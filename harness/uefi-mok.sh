@@ -39,32 +39,26 @@ dir=$PWD/build/uefi-mok
 rm -rf "$dir"
 mkdir -p "$dir"
 log=$dir/build.log
-scripts/build-deb.sh "$dir/deb" >"$log" 2>&1 || {
-	cat "$log" >&2
-	echo "uefi-mok: the package could not be built" >&2
-	exit 1
-}
+lwnfs_quiet "$log" "the package could not be built" scripts/build-deb.sh "$dir/deb"
 version=$(sed -n 's/^#define LWNFS_VERSION[[:space:]]*"\(.*\)"/\1/p' lwnfs.h)
 root=$(harness/secureboot-root.sh "$dir/deb/lwnfs-dkms_${version}_all.deb")
 release=$(lwnfs_root_release "$root")
 vars=$dir/OVMF_VARS_4M.fd
 cp /usr/share/OVMF/OVMF_VARS_4M.ms.fd "$vars"
 
-passed=0 failed=0 skipped=0
+total_passed=0 total_failed=0 total_skipped=0
 # A boot and its tests take half a minute under TCG: a chain that does
 # not boot (a firmware, shim or grub that refuses) is stopped in 10.
 timeout=600
 # boot SUITE: a guest booted through shim and grub with $vars, running
 # the bats SUITE; adds up its TAP.
 boot() {
-	local suite=$1 rc=0 start=$SECONDS p f s
-	(cd "$root/srv/lwnfs" && harness/vm.sh -r "$root" -k "$release" -U "$vars" \
-		-t "$timeout" -- bats --tap --timing "tests/secureboot/$suite.bats") |
-		tee "$dir/$suite.log" || rc=${PIPESTATUS[0]}
-	read -r p f s < <(harness/tap-count.sh "$dir/$suite.log" "$rc")
-	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
-	echo "uefi-mok: $suite: booted, ran and powered off in $((SECONDS - start)) s (guest status $rc)"
-	return "$rc"
+	local suite=$1 start=$SECONDS status=0
+	harness/tap-run.sh -C "$root/srv/lwnfs" "$dir/$suite.log" -r "$root" -k "$release" \
+		-U "$vars" -t "$timeout" -- bats --tap --timing "tests/secureboot/$suite.bats" || status=1
+	lwnfs_tally "$dir/$suite.log"
+	echo "uefi-mok: $suite: booted, ran and powered off in $((SECONDS - start)) s"
+	return "$status"
 }
 
 status=0
@@ -76,5 +70,5 @@ else
 	harness/mok-enroll.sh "$vars" "$root/var/lib/dkms/mok.pub"
 fi
 boot 31-uefi-after-mok || status=1
-echo "$passed passed, $failed failed, $skipped skipped"
-[ "$status" = 0 ] && [ "$failed" = 0 ] && [ "$passed" -gt 0 ]
+echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
+[ "$status" = 0 ] && [ "$total_failed" = 0 ] && [ "$total_passed" -gt 0 ]

@@ -1,0 +1,42 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: harness/tap-run.sh [-R ROW] [-C DIR] LOG [VM.SH OPTION...] -- COMMAND...
+#
+# The one path from a suite to its verdict: boot a guest with vm.sh and
+# the options given, run COMMAND there (bats --tap, or a guest script
+# that prints TAP), from DIR (a root's copy of the tree, for vm.sh -r)
+# or here, its output and vm.sh's shown as they come and kept in LOG;
+# count LOG's TAP
+# (tap-count.sh, the skips tests/data/skips expects for ROW) and write
+# "PASSED FAILED SKIPPED STATUS" to LOG.count, STATUS being vm.sh's exit
+# status.  Says so in one line, what a status other than 0 means
+# included.  Exits 0 when the run passed: status 0, no test failed, one
+# passed at least; else 1.
+set -euo pipefail
+
+usage="usage: tap-run.sh [-R ROW] [-C DIR] LOG [VM.SH OPTION...] -- COMMAND..."
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=harness/settings.sh
+. "$here/settings.sh"
+row='' dir=.
+while [ $# -gt 0 ]; do
+	case $1 in
+	-R) row=${2:?$usage}; shift 2 ;;
+	-C) dir=${2:?$usage}; shift 2 ;;
+	*) break ;;
+	esac
+done
+log=${1:?$usage}
+shift
+[[ " $* " == *" -- "* ]] || { echo "$usage" >&2; exit 2; }
+
+rc=0
+# DIR's own vm.sh: a guest's init must be inside the root it boots.
+(cd "$dir" && harness/vm.sh "$@" 2>&1) | tee "$log" || rc=${PIPESTATUS[0]}
+read -r passed failed skipped < <("$here/tap-count.sh" "$log" "$rc" "$row")
+echo "$passed $failed $skipped $rc" >"$log.count"
+say="$(basename "$log" .log): $passed passed, $failed failed, $skipped skipped"
+[ "$rc" = 0 ] || say+=" ($(lwnfs_status_says "$rc"))"
+echo "$say"
+[ "$rc" = 0 ] && [ "$failed" = 0 ] && [ "$passed" -gt 0 ]
