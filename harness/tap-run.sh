@@ -29,9 +29,12 @@ while [ $# -gt 0 ]; do
 done
 log=${1:?$usage}
 shift
-[[ " $* " == *" -- "* ]] || { echo "$usage" >&2; exit 2; }
-
+# A run that stops before its count (a signal, a failure here) leaves
+# one failed test, never the figures of a run before it.
+rm -f "$log.count"
 rc=0
+trap '[ -e "$log.count" ] || echo "0 1 0 $rc" >"$log.count"' EXIT
+[[ " $* " == *" -- "* ]] || { echo "$usage" >&2; exit 2; }
 # DIR's own vm.sh: a guest's init must be inside the root it boots.
 (cd "$dir" && harness/vm.sh "$@" 2>&1) | tee "$log" || rc=${PIPESTATUS[0]}
 read -r passed failed skipped < <("$here/tap-count.sh" "$log" "$rc" "$row")
