@@ -131,6 +131,8 @@ while true; do
 		# down; a death with no report decides nothing.
 		if [[ ${said[$alone]:-} == unconfirmed:* ]]; then
 			verdict[$alone]="FLAKY: ${said[$alone]#unconfirmed: }, twice"
+		elif [[ ${said[$alone]:-} == flaky:* ]]; then
+			verdict[$alone]="FLAKY: ${said[$alone]#flaky: }"
 		elif [ -n "${said[$alone]+set}" ]; then
 			verdict[$alone]=${said[$alone]}
 		elif [ -n "$(report "$alone")" ]; then

@@ -8,12 +8,12 @@
 # the module's suites with lwnfs.ko taken from KO, one bats file after
 # another (FIRST first, unless it is "-"), stopping at the first test
 # that fails, and print "mutant NAME: start", then one verdict:
-#  - "mutant NAME: killed by FILE: TEST" when TEST, run again alone in
-#    this guest, fails on the mutant a second time and passes against
-#    lwnfs itself (and "mutant NAME: confirmed: lwnfs passes FILE: TEST
-#    alone" before it);
-#  - "mutant NAME: flaky: FILE: TEST ..." when the mutant passes TEST
-#    alone: one failure is no kill;
+#  - "mutant NAME: killed by FILE: TEST" when TEST fails on the mutant
+#    a second time, its file run again, and passes alone in this guest
+#    against lwnfs itself (and "mutant NAME: confirmed: lwnfs passes
+#    FILE: TEST alone" before it);
+#  - "mutant NAME: flaky: FILE: TEST ..." when the file run again does
+#    not fail at TEST: one failure is no kill;
 #  - "mutant NAME: unconfirmed: FILE: TEST fails on lwnfs too" when it
 #    does not: no kill, the host has the mutant seen again on a fresh
 #    guest, and a test that fails on lwnfs twice is reported flaky;
@@ -40,7 +40,7 @@ todo=${1:?usage: mutants.sh TODO}
 suites=(tests/20-write.bats tests/10-read.bats tests/30-options.bats
 	tests/40-made.bats tests/45-manners.bats tests/00-module.bats)
 tap=$(mktemp)
-trap 'rm -f "$tap" "$tap.lost" "$tap.again" "$tap.confirm"' EXIT
+trap 'rm -f "$tap" "$tap.lost" "$tap.confirm"' EXIT
 
 # run_until_failure FILE: run bats on FILE, stopped at its first "not ok";
 # print that test's name, or nothing when every test passed.
@@ -114,17 +114,16 @@ while read -r name ko first; do
 	# What the clean-up logs counts for this mutant too.
 	stuck=0
 	clean_up || stuck=1
-	filter=()
-	[[ $test == "bats failed: "* ]] || filter=(--filter "^$(ere_quote "$test")\$")
-	# A test's kill holds when the mutant fails that test again, alone
-	# (the whole file when bats failed before naming one): a test that
-	# fails by chance once must not count.
+	# A test's kill holds when the mutant fails that test again, in the
+	# same setting (its file run again from the start): a test that fails
+	# by chance once must not count.
 	flaky=''
 	if [ -n "$file" ] && [ "$name" != original ] && [ "$stuck" = 0 ]; then
-		if LWNFS_KO=$ko timeout -k 10 600 bats --tap "${filter[@]}" "$file" >"$tap.again" 2>&1 &&
-			grep -q '^ok ' "$tap.again"; then
+		again=$(LWNFS_KO=$ko run_until_failure "$file")
+		if [ "$again" != "$test" ]; then
 			flaky=yes
-			echo "mutant $name: flaky: $file: $test: failed once, then passed alone"
+			echo "mutant $name: flaky: $file: $test: failed once, then" \
+				"${again:-passed}${again:+ failed first}"
 		fi
 		clean_up || stuck=1
 	fi
@@ -134,9 +133,11 @@ while read -r name ko first; do
 	}
 
 	# And when lwnfs itself, in this guest as the mutant left it, passes
-	# that test alone.
+	# that test alone (the whole file when bats failed before naming one).
 	confirmed=''
 	if [ -n "$file" ] && [ "$name" != original ] && [ "$stuck" = 0 ] && [ -z "$flaky" ]; then
+		filter=()
+		[[ $test == "bats failed: "* ]] || filter=(--filter "^$(ere_quote "$test")\$")
 		cseq=$(perl harness/guest/kmsg.pl mark "lwnfs-mutant: $name, lwnfs confirms")
 		if LWNFS_KO=$original timeout -k 10 600 bats --tap "${filter[@]}" "$file" >"$tap.confirm" 2>&1 &&
 			grep -q '^ok ' "$tap.confirm"; then
