@@ -28,8 +28,9 @@ for which in "${parts[@]}"; do
 	esac
 done
 
-log=$(mktemp)
-trap 'rm -f "$log" "$log.count"' EXIT
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+log=$logs/build.log
 start=$SECONDS rc=0 total_passed=0 total_failed=0 total_skipped=0
 
 # part FLAVOUR SCRIPT [VM.SH OPTION...]: lwnfs built against the FLAVOUR
@@ -42,9 +43,10 @@ part() {
 	lwnfs_quiet "$log" "the build against $release failed" make --no-print-directory \
 		KERNELRELEASE="$release" KDIR="$dir" W=1 modules test-modules test-programs
 	LWNFS_STRESS_SECONDS=${LWNFS_STRESS_SECONDS:-20} LWNFS_TRINITY_SECONDS=${LWNFS_TRINITY_SECONDS:-60} \
-		harness/tap-run.sh "$log" -k "$release" -K "$dir/arch/x86/boot/bzImage" -M "$dir/modroot" \
+		harness/tap-run.sh "$logs/$flavour-${script##*/}.log" -k "$release" \
+		-K "$dir/arch/x86/boot/bzImage" -M "$dir/modroot" \
 		-t "$LWNFS_SUITE_TIMEOUT" "$@" -- "$script" || rc=1
-	lwnfs_tally "$log"
+	lwnfs_tally "$logs/$flavour-${script##*/}.log"
 	echo "check-debug: $script on $release: $((SECONDS - t)) s"
 }
 

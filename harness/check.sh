@@ -24,8 +24,9 @@ cd "$(dirname "$0")/.."
 harness/deps.sh
 release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
 
-log=$(mktemp)
-trap 'rm -f "$log" "$log.count"' EXIT
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+log=$logs/build.log
 lwnfs_quiet "$log" "the build failed" \
 	make --no-print-directory KERNELRELEASE="$release" W=1 modules test-programs
 if grep -E 'warning:|error:' "$log" >&2; then
@@ -49,8 +50,8 @@ tests/checks/refusals-check.sh
 
 # The host's release names its row of tests/data/skips.
 status=0
-harness/tap-run.sh -R "$(. /etc/os-release && echo "$VERSION_CODENAME")" "$log" \
+harness/tap-run.sh -R "$(. /etc/os-release && echo "${VERSION_CODENAME:-host}")" "$logs/check.log" \
 	-k "$release" -t "$LWNFS_SUITE_TIMEOUT" -- bats --tap --timing tests tests/install || status=1
-read -r passed failed skipped _ <"$log.count"
+read -r passed failed skipped _ <"$logs/check.log.count"
 echo "$passed passed, $failed failed, $skipped skipped"
 exit "$status"

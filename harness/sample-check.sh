@@ -22,8 +22,9 @@ harness/deps.sh
 root=$(harness/root.sh "$row")
 release=$(lwnfs_root_release "$root")
 series=$(lwnfs_series "$release")
-log=$(mktemp)
-trap 'rm -f "$log" "$log.count"' EXIT
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+log=$logs/build.log
 
 # run_in_root COMMAND...: COMMAND in the root, its output to $log; on a
 # failure, that output and one line, and the script stops.
@@ -61,7 +62,7 @@ echo "sample-check: checkpatch --strict: $(grep '^total:' "$log")"
 # objtool reads the stack limit in /proc; the guest shares the root, so
 # /proc is there only for the build.
 mount -t proc proc "$root/proc"
-trap 'umount "$root/proc"; rm -f "$log" "$log.count"' EXIT
+trap 'umount "$root/proc"; rm -rf "$logs"' EXIT
 cp "$root/boot/config-$release" "$root$src/.config"
 cp "$root/usr/src/linux-headers-$release/Module.symvers" "$root$src/"
 run_in_root sh -c "cd $src && scripts/config --enable SAMPLES --module SAMPLE_LWNFS &&
@@ -81,14 +82,14 @@ if grep -E 'warning|error' "$log" >&2; then
 fi
 echo "sample-check: built $src/samples/lwnfs/lwnfs.ko W=1${checker[*]:+ ${checker[*]}} for $release"
 umount "$root/proc"
-trap 'rm -f "$log" "$log.count"' EXIT
+trap 'rm -rf "$logs"' EXIT
 
 # The tree's own test programs, built in the root as the matrix builds them.
 harness/root-build.sh "$root" "$release" >"$log" 2>&1 ||
 	{ cat "$log" >&2; echo "sample-check: the build in $root failed" >&2; exit 1; }
 status=0
-harness/tap-run.sh -R "$row" -C "$root/srv/lwnfs" "$log" -r "$root" -k "$release" \
+harness/tap-run.sh -R "$row" -C "$root/srv/lwnfs" "$logs/sample.log" -r "$root" -k "$release" \
 	-t "$LWNFS_ROW_TIMEOUT" -- env LWNFS_KO="$src/samples/lwnfs/lwnfs.ko" bats --tap tests || status=1
-read -r passed failed skipped _ <"$log.count"
+read -r passed failed skipped _ <"$logs/sample.log.count"
 echo "$passed passed, $failed failed, $skipped skipped"
 exit "$status"

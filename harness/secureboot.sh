@@ -61,6 +61,7 @@ for run in "10-sig-enforce module.sig_enforce=1" "20-lockdown lockdown=integrity
 	lwnfs_tally "$dir/$suite.log"
 done
 echo "secureboot: UEFI Secure Boot through shim and grub, DKMS's key as a MOK (harness/uefi-mok.sh)"
+rm -f build/uefi-mok/*.log.count
 harness/uefi-mok.sh || status=1
 # The figures of each of its guests; none when it stopped before them.
 counts=0

@@ -19,8 +19,11 @@
 # /etc/fstab, and COMMAND runs once the boot is over, whatever target it
 # reached (from lwnfs-vm.service, which vm.sh puts in ROOT for the boot),
 # and the kernel log checked is the whole boot's.  The guest's output streams
-# here; the kernel log of the run is checked for BUG, WARNING, Oops, leak
-# and "still in use" lines, any of which fails the run.  With -i the guest
+# here; the kernel log of the run is checked for the problems
+# settings.sh's LWNFS_KERNEL_BAD names (BUG, WARNING, Oops, a leak, a call
+# trace, a hung task, an RCU stall, ...), any of which fails the run:
+# exit LWNFS_EXIT_KERNEL_LOG; a guest that does not finish (a crash, a
+# hang, its time out) exits LWNFS_EXIT_GUEST_LOST; else COMMAND's status.  With -i the guest
 # runs COMMAND and then an interactive shell on this terminal.  With -o,
 # what COMMAND leaves in the guest's $LWNFS_OUT directory is copied to DIR,
 # with vm.json: the guest's CPUs and MiB of memory.
