@@ -124,7 +124,14 @@ lwnfs_rows() {
 	awk -v want="$*" '
 		BEGIN { n = split("row release arch flavour build ci boots", name)
 			for (i = 1; i <= n; i++) col[name[i]] = i
-			m = split(want, w, " ") }
+			m = split(want, w, " ")
+			for (i = 1; i <= m; i++) {
+				split(w[i], kv, "=")
+				if (!(kv[1] in col)) {
+					print "lwnfs_rows: no column " kv[1] " in tests/data/rows" > "/dev/stderr"
+					exit 2
+				}
+			} }
 		/^#/ || !NF { next }
 		{ for (i = 1; i <= m; i++) { split(w[i], kv, "="); if ($col[kv[1]] != kv[2]) next }
 			print $1 }' "$(dirname "${BASH_SOURCE[0]}")/../tests/data/rows"
