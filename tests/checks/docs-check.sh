@@ -53,6 +53,7 @@
 #    to three words; or it is another program's, in OTHERS_MESSAGES below;
 #  - figures: no doc but docs/results.md states a time, a date, a commit
 #    or a count of tests (lwnfs.5's .TH date aside);
+#  - targets: make help and docs/testing.md's table name the same ones;
 #  - lint tools: a doc that lists make lint's tools in a table row
 #    ("| `make lint` | TOOLS |", docs/testing.md's) lists make help's.
 # Prints one line per problem on stderr and exits 1; else prints
@@ -544,6 +545,23 @@ for f in "${docs[@]}"; do
 			problem "$f:$line: a measured figure belongs in docs/results.md: $text"
 	done < <(grep -nE -e "$figure" "$f")
 done
+
+# --- The targets: make help and docs/testing.md's table ---------------------------
+# Two lists of the same targets, the terse one and the doc's: each target
+# of one is in the other.
+help_targets=$(make -s --no-print-directory help 2>/dev/null |
+	sed -n 's/^make \([a-z][a-z0-9-]*\).*/\1/p' | sort -u)
+# shellcheck disable=SC2016 # the backticks are Markdown's
+table_targets=$(sed -n 's/^| \(`make[^|]*\) |.*/\1/p' docs/testing.md |
+	grep -o '`make [a-z][a-z0-9-]*`' | sed 's/`make \(.*\)`/\1/' | sort -u)
+while read -r target; do
+	[ -n "$target" ] || continue
+	problem "make help lists make $target, docs/testing.md's table of targets does not"
+done < <(comm -23 <(echo "$help_targets") <(echo "$table_targets"))
+while read -r target; do
+	[ -n "$target" ] || continue
+	problem "docs/testing.md's table of targets lists make $target, make help does not"
+done < <(comm -13 <(echo "$help_targets") <(echo "$table_targets"))
 
 # A list entry that no doc needs any more is stale: take it out.
 for key in "${!NAMES[@]}" "${!KERNEL_PATHS[@]}" "${!BUILT[@]}" "${!VFS_ERRNOS[@]}" \
