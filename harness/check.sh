@@ -50,7 +50,7 @@ tests/checks/refusals-check.sh
 
 # The host's release names its row of tests/data/skips.
 status=0
-harness/tap-run.sh -R "$(. /etc/os-release && echo "${VERSION_CODENAME:-host}")" "$logs/check.log" \
+harness/tap-run.sh -R "$(lwnfs_codename)" "$logs/check.log" \
 	-k "$release" -t "$LWNFS_SUITE_TIMEOUT" -- bats --tap --timing tests tests/install || status=1
 read -r passed failed skipped _ <"$logs/check.log.count"
 echo "$passed passed, $failed failed, $skipped skipped"

@@ -260,6 +260,12 @@ lwnfs_apt_sources() {
 	END { flush() }' "${files[@]}"
 }
 
+# lwnfs_codename: the host's release, as /etc/os-release names it
+# (bookworm); "host" when it names none.
+lwnfs_codename() {
+	(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-host}") || echo host
+}
+
 # lwnfs_mirror, lwnfs_security_mirror: the URI of the Debian archive, or of
 # its security archive, that the host's apt sources name, for the roots
 # that list their archives themselves (root.sh), so that no archive's host
@@ -278,7 +284,8 @@ lwnfs_security_mirror() {
 
 lwnfs_debian_archive() {
 	local kind=$1 codename uri what
-	codename=$(sed -n 's/^VERSION_CODENAME=//p' /etc/os-release 2>/dev/null | tr -d '"')
+	codename=$(lwnfs_codename)
+	[ "$codename" != host ] || codename=''
 	# Each entry's rank: the host's own codename first, then sid, unstable,
 	# testing, stable (a third party's "stable" is commoner than Debian's).
 	uri=$(lwnfs_apt_sources | awk -v kind="$kind" -v codename="$codename" '
