@@ -73,7 +73,7 @@ MAN5DIR := $(DESTDIR)$(PREFIX)/share/man/man5
 DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/lwnfs
 
 .PHONY: all modules test-programs test-modules clean install uninstall dkms-install dkms-remove deb sample \
-	demo vm check check-all check-life check-secureboot check-selinux check-debug check-sample mutants mutants-kcsan bench bench-profile bench-scale results lint fuzz stress help
+	demo vm check check-all check-life check-secureboot check-selinux check-debug check-breaks check-sample mutants mutants-kcsan bench bench-profile bench-scale results lint fuzz stress help
 
 all: modules
 
@@ -176,15 +176,9 @@ check:
 # autopkgtest) on these releases: LIFE=trixie make check-life runs one.
 LIFE ?= bookworm trixie
 
-# KERNELS="bullseye sid" make check-all runs a part of the matrix; the
-# DKMS-life suites, the signature-enforcing guests and the SELinux guest
-# follow, whatever the matrix found.
+# KERNELS="bullseye sid" make check-all runs a part of the matrix.
 check-all:
-	@status=0; harness/matrix.sh || status=1; \
-		harness/life.sh $(LIFE) || status=1; \
-		harness/secureboot.sh || status=1; \
-		harness/selinux.sh || status=1; \
-		harness/sample-check.sh || status=1; exit $$status
+	LIFE="$(LIFE)" harness/check-all.sh
 
 check-life:
 	harness/life.sh $(LIFE)
@@ -202,6 +196,10 @@ check-selinux:
 
 check-debug:
 	harness/check-debug.sh
+
+# BREAKS="selinux-off" make check-breaks runs a part of tests/data/breaks.
+check-breaks:
+	harness/breaks.sh $(BREAKS)
 
 # MUTANTS="read-taken-unchecked evict-slot-kept" make mutants runs a
 # part of the suites' mutants; without it, the racing ones follow on the
@@ -264,12 +262,13 @@ help:
 	@echo 'make demo      boot the distro kernel in QEMU and replay the article'
 	@echo 'make vm        the same, then an interactive shell in the guest'
 	@echo 'make check     build, then run the test suite in a QEMU guest'
-	@echo 'make check-all build and test on every Debian release'"'"'s own kernel, then check-life, check-secureboot and check-selinux'
+	@echo 'make check-all build and test on every Debian release'"'"'s own kernel, then check-life, check-secureboot, check-selinux, check-sample and check-breaks'
 	@echo 'make check-life  lwnfs-dkms through kernel and package upgrades, no headers, boots under systemd, autopkgtest'
 	@echo 'make check-secureboot  lwnfs refused, unsigned or signed with an untrusted key, by kernels that enforce signatures; a UEFI Secure Boot through shim and grub, DKMS'"'"'s key enrolled as a MOK'
 	@echo 'make check-sample  the sample patch in the newest Debian kernel'"'"'s source: checkpatch --strict, W=1 C=1, the module'"'"'s suites on it'
 	@echo 'make check-selinux  what users make gets its SELinux label, as on tmpfs, on the distro kernel booted with security=selinux'
 	@echo 'make check-debug  suite, fuzz, stress, fault injection on a KASAN kernel; suite, stress, races on KCSAN'
+	@echo 'make check-breaks  each break of tests/data/breaks, which the check it names must fail'
 	@echo 'make mutants   run the module'"'"'s suites on each mutant of lwnfs.c in tests/data/mutants, then the racing ones'
 	@echo 'make mutants-kcsan  the racing mutants under harness/guest/race.sh on the KCSAN kernel'
 	@echo 'make lint      checkpatch, sparse, W=1, coccicheck, shellcheck, mandoc, groff, lintian'

@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Usage: harness/breaks.sh [NAME...]
+#
+# make check-breaks: each row of tests/data/breaks (or those named) breaks
+# the tree or the machine on purpose and runs the check meant to see it;
+# the check must exit non-zero and print what the row expects.  A check
+# that passes a break, or fails it for another reason, is a check that no
+# longer guards anything.  Rows whose edit is a file's are run on a copy
+# of the tree (a git repository of its own, for the checks that ask git);
+# rows whose edit is a switch run here with it in their environment.
+# Prints one line per row; exits non-zero unless every row failed as
+# meant.
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+# shellcheck source=harness/settings.sh
+. harness/settings.sh
+top=$PWD
+table=tests/data/breaks
+tmp=$(mktemp -d)
+trap 'rm -rf --one-file-system "$tmp"' EXIT
+
+# row LINE: sets name, edit, command and expect from LINE's " | " fields.
+row() {
+	local rest=$1
+	name=${rest%% | *} rest=${rest#* | }
+	edit=${rest%% | *} rest=${rest#* | }
+	command=${rest%% | *} expect=${rest#* | }
+	if [ -z "$name" ] || [ -z "$edit" ] || [ -z "$command" ] || [ "$expect" = "$rest" ]; then
+		echo "breaks: $table: not \"name | edit | command | expect\": $1" >&2
+		exit 2
+	fi
+}
+
+# Every row read, and the names asked for found, before a check runs.
+declare -A wanted=()
+for n in "$@"; do wanted[$n]=1; done
+rows=()
+while read -r line; do
+	case $line in '' | '#'*) continue ;; esac
+	row "$line"
+	[ $# = 0 ] || [ -n "${wanted[$name]:-}" ] || continue
+	unset "wanted[$name]"
+	rows+=("$line")
+done <"$table"
+if [ "${#wanted[@]}" != 0 ]; then
+	echo "breaks: no row ${!wanted[*]} in $table" >&2
+	exit 2
+fi
+
+ran=0 failed=0
+for line in "${rows[@]}"; do
+	row "$line"
+	read -ra cmd <<<"$command"
+	envs=() dir=$top
+	if [[ $edit =~ ^[A-Z_][A-Z0-9_]*= ]]; then
+		read -ra envs <<<"$edit"
+	else
+		dir=$tmp/$name/tree
+		lwnfs_copy_tree "$tmp/$name" /tree
+		git -C "$dir" init -q && git -C "$dir" add -A
+		file=${edit%% *}
+		cp "$dir/$file" "$tmp/before"
+		perl -0pi -e "${edit#* }" "$dir/$file"
+		if cmp -s "$tmp/before" "$dir/$file"; then
+			echo "break $name: the edit changed nothing in $file" >&2
+			failed=$((failed + 1)) ran=$((ran + 1))
+			continue
+		fi
+	fi
+	status=0
+	(cd "$dir" && env "${envs[@]}" "${cmd[@]}") >"$tmp/out" 2>&1 || status=$?
+	ran=$((ran + 1))
+	if [ "$status" = 0 ]; then
+		echo "break $name: $command passed it" >&2
+		failed=$((failed + 1))
+	elif ! grep -Eq -e "$expect" "$tmp/out"; then
+		echo "break $name: $command failed (status $status), but printed nothing matching /$expect/:" >&2
+		tail -n 20 "$tmp/out" >&2
+		failed=$((failed + 1))
+	else
+		echo "break $name: seen ($command, status $status)"
+	fi
+	rm -rf --one-file-system "${tmp:?}/$name"
+done
+echo "breaks: $((ran - failed)) of $ran seen failing as meant"
+[ "$failed" = 0 ] && [ "$ran" != 0 ]
