@@ -9,8 +9,7 @@
 # LWNFS_BENCH_BOOTS=N it boots N times, one after the other, keeps each
 # boot's figures in bench-1.json .. bench-N.json, and bench.json holds
 # the median of the boots (harness/bench-boots.pl, which prints them side
-# by side; harness/bench-table.pl puts several rows' bench.json side by
-# side).
+# by side).
 # KERNELS=ROW benches a matrix row, as harness/run-guest.sh says.
 # bench.json says what the run was (harness/run-json.pl: date, commit,
 # machine, QEMU TCG or KVM), for docs/data/ and make results.

@@ -2,32 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Usage: harness/deps.sh [lint|debug|bench|profile|foreign [ARCH]|i386|selinux|secureboot]
-# Install what building lwnfs and booting its test guests needs (with
-# "lint": what make lint needs; "debug": what building a kernel and
-# fuzzing need; "bench": the peers make bench-scale measures and
-# gnuplot; "profile": perf, which make bench-profile runs in the guest;
-# "foreign": what making foreign roots under qemu-user and booting
-# foreign guests need (ARM, s390x, ppc64el, riscv64), and that ARCH's
-# programs run here (dpkg's name; without it arm64's and armhf's);
-# "i386": what running the i386 root's programs
-# needs; "selinux": checkpolicy, which compiles make check-selinux's
-# policy; "secureboot": the UEFI firmware with Secure Boot (ovmf), what
-# makes a FAT EFI system partition without a loop device (dosfstools,
-# mtools), for vm.sh -U), from Debian's archive: only what is missing, so
-# a second run does nothing.  Not root: print the one apt command to run
-# instead.
 #
-# i386: a host whose kernel runs 32-bit x86 programs runs the root's
-# natively; one that does not (arch-test says so, whatever its kernel's
-# CONFIG_IA32_EMULATION) runs them through qemu-user, qemu-i386-static
-# registered with binfmt_misc.  LWNFS_I386=qemu takes the qemu-user path
-# on any host.  Either way one line says which path was taken.
-#
-# The guests boot Debian's amd64 kernel (linux-image-amd64) from Debian's
-# archive, so this needs Debian, or a derivative that has that package, on
-# amd64: elsewhere one line says what is missing, before anything is
-# installed.  OS_RELEASE names the os-release file to read (default
-# /etc/os-release).
+# Install from Debian's archive what is missing for building lwnfs and
+# booting its guests, and for the target named (docs/testing.md, "Before
+# you start"); a second run does nothing.  Not root: prints the apt
+# command instead.  i386 programs run natively where arch-test says the
+# host can, else through qemu-user (LWNFS_I386=qemu: always).  The guests
+# boot Debian's linux-image-amd64: elsewhere than Debian on amd64 one line
+# says so before anything is installed (OS_RELEASE= another os-release).
 set -euo pipefail
 
 # refuse WHAT: the one line for a host that cannot run the guests.
@@ -83,36 +65,23 @@ install "${need[@]}"
 # The headers must be those of the very kernel the guest boots.
 release=$("$here/distro-kernel.sh")
 extra=("linux-headers-$release")
-if [ "${1:-}" = lint ]; then
-	# checkpatch.pl and the semantic patches come with the kernel source.
-	extra+=(sparse coccinelle shellcheck "linux-source-$(lwnfs_series "$release")")
-fi
-if [ "${1:-}" = bench ]; then
-	# make bench-scale's peers (started in the guest, from this root) and
-	# its plots.
-	extra+=(redis-server redis-tools libhiredis-dev libsqlite3-dev gnuplot-nox)
-fi
-if [ "${1:-}" = profile ]; then
-	extra+=(linux-perf)
-fi
-if [ "${1:-}" = debug ]; then
-	extra+=(bc bison flex libelf-dev libssl-dev dwarves rsync trinity
-		"linux-source-$(lwnfs_series "$release")")
-fi
-if [ "${1:-}" = foreign ]; then
-	# qemu-system-data, which these pull in, carries the firmware of each:
-	# SLOF for pseries, s390-ccw.img, OpenSBI for riscv64 virt.  raspi0's
-	# guest (armel) boots from an SD card, ext4 (e2fsprogs), on a device
-	# tree vm.sh edits (device-tree-compiler).
-	extra+=(qemu-system-arm qemu-system-ppc qemu-system-misc qemu-user-static binfmt-support
-		e2fsprogs device-tree-compiler)
-fi
-if [ "${1:-}" = selinux ]; then
-	extra+=(checkpolicy)
-fi
-if [ "${1:-}" = secureboot ]; then
-	extra+=(ovmf dosfstools mtools)
-fi
+case ${1:-} in
+# checkpatch.pl and the semantic patches come with the kernel source.
+lint) extra+=(sparse coccinelle shellcheck "linux-source-$(lwnfs_series "$release")") ;;
+# make bench-scale's peers, started in the guest from this root, and its plots.
+bench) extra+=(redis-server redis-tools libhiredis-dev libsqlite3-dev gnuplot-nox) ;;
+profile) extra+=(linux-perf) ;;
+debug) extra+=(bc bison flex libelf-dev libssl-dev dwarves rsync trinity
+	"linux-source-$(lwnfs_series "$release")") ;;
+# qemu-system-data, which these pull in, carries each machine's firmware;
+# raspi0's SD card is ext4, on a device tree vm.sh edits.
+foreign) extra+=(qemu-system-arm qemu-system-ppc qemu-system-misc qemu-user-static binfmt-support
+	e2fsprogs device-tree-compiler) ;;
+selinux) extra+=(checkpolicy) ;;
+# Secure Boot's firmware, and a FAT EFI system partition made without a
+# loop device.
+secureboot) extra+=(ovmf dosfstools mtools) ;;
+esac
 # i386 natively unless the host cannot, or LWNFS_I386=qemu says not to.
 # The handler an earlier LWNFS_I386=qemu left would hide a host that can:
 # it is turned off for the question, and on again when the answer is no.

@@ -3,46 +3,18 @@
 #
 # Usage: harness/root.sh NAME
 #
-# Make, or refresh, the Debian root of matrix row NAME (tests/data/rows)
-# under $LWNFS_CACHE/roots/NAME (default /var/cache/lwnfs): that
-# release's userland, compiler, kernel image and headers, bats and dkms,
-# from Debian's archive with mmdebstrap, for the row's architecture: the
-# one mmdebstrap chooses, or for the roots that list their suites
-# (bullseye, next) the host's own (settings.sh's lwnfs_mirror and
-# lwnfs_security_mirror read its apt sources).  A root of another
-# architecture than amd64 and i386 runs its programs under qemu-user
-# (binfmt_misc, packages qemu-user-static, binfmt-support and
-# arch-test).
-# bookworm-life and trixie-life are the DKMS-life suites' (tests/life):
-# the release's kernel image without its headers, autopkgtest, and a
-# local archive that life-archive.sh fills with the headers and the
-# release's backports kernel; they are kept until their package list
-# changes or they are removed (their archive is a snapshot).
-# bookworm-cross and trixie-cross are amd64 roots for cross-build.sh, no
-# emulation: make, Debian's cross compilers of the release's gcc and the
-# headers of the kernel each of the release's rows of another
-# architecture would get, put in by cross-headers.sh; no kernel image.
-# Prints the root's path.  "next" follows the newest amd64 kernel Debian
-# ships anywhere (newest-kernel.sh asks the suites $next_suites names): a
-# sid root with experimental's kernel (a release candidate), or a root of
-# a stable release with its backports suite's kernel, built with that
-# release's compiler as its headers expect; when sid's own is the newest,
-# root.sh says so and exits LWNFS_EXIT_SKIP, which the matrix counts as
-# a skip.
-#
-# Refresh: a root is remade when this script's package list for it changed
-# (at once), and when its kernel package is out of date, that is
-# when apt-get update inside it finds a newer candidate for its
-# linux-image-<flavour> than the one installed (for next: when another
-# kernel is the newest anywhere; another suite's remakes it from that
-# suite's release).  The check runs at most
-# once every $LWNFS_ROOT_CHECK hours (default 12; 0 checks every time);
-# when the archive cannot be reached the root stays as it is, with a note.
-# (A cross root: when a newer linux-headers-<flavour> of any of its
-# foreign rows is in the archive.)
-# Packages are downloaded once into $LWNFS_CACHE/debs (debs-ARCH for
-# each other architecture, debs-cross for the cross roots) and shared by the
-# roots of that architecture; one root.sh at a time makes a given root.
+# Make, or refresh, the Debian root NAME under $LWNFS_CACHE/roots/NAME
+# with mmdebstrap, and print its path (docs/testing.md, "Roots and
+# caches").  NAME is a row of tests/data/rows, or bookworm-life and
+# trixie-life (tests/life: a kernel without headers and an offline archive
+# life-archive.sh fills; kept until their package list changes, since
+# their archive is a snapshot), or bookworm-cross and trixie-cross (amd64
+# roots with cross compilers, the foreign rows' headers put in by
+# cross-headers.sh).  A root is remade when its package list changes, or
+# when apt-get update inside it, at most every $LWNFS_ROOT_CHECK hours,
+# finds a newer kernel (for next: another newest kernel anywhere); with
+# no archive it stays as it is.  next skips (LWNFS_EXIT_SKIP) when sid's
+# kernel is the newest.  One root.sh at a time makes a given root.
 set -euo pipefail
 
 name=${1:?usage: root.sh NAME}

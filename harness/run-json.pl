@@ -4,26 +4,16 @@
 # Usage: harness/run-json.pl [-k KERNEL] [-g GUEST.json] [-V VM.json] FILE.json...
 #        harness/run-json.pl -m ROWS OUT.json
 #
-# What a run was, written into the JSON it left, so that docs/results.md
-# (harness/results.pl) says it: a "run"
-# object with the date (UTC), the commit (with "+changes" when the tree
-# differed from it), the host machine (CPUs, CPU model, memory, whether
-# KVM ran a guest) and the accelerator the guests had, "QEMU TCG" or
-# "KVM" (GUEST.json's or the file's "accel" where it has one, else
-# harness/vm.sh's verdict for this boot of the host).  KERNEL, or
-# GUEST.json's "kernel" (written by the guest), or the file's, is the
-# kernel measured.  The guest's CPUs and memory are VM.json's (what
-# harness/vm.sh -o says the guest had), else settings.sh's.  The first
-# form adds it to each FILE (make bench's bench.json, make bench-scale's
-# scale.json and peers.json).
-#
-# With -m, OUT.json is the kernel matrix's run (harness/matrix.sh): ROWS
-# holds one line per row, its fields separated by tabs, as matrix.sh's
-# row() took them: name, kernel, compiler, suites ("module", "all", or
-# "build" for a row built only), passed, failed, skipped, seconds,
-# result, and its phases' times ("root N s, build N s, guest N s", or
-# empty).  Exits non-zero with a one-line message when a file cannot be
-# read or written, or a row has not its ten fields.
+# What a run was, added as "run" to each FILE (make bench's bench.json,
+# make bench-scale's scale.json and peers.json), for harness/results.pl:
+# the date, the commit ("+changes" for a changed tree), the host, the
+# accelerator (GUEST.json's or the file's, else vm.sh's for this boot),
+# the guest's CPUs and memory (VM.json's, from vm.sh -o, else
+# settings.sh's) and the kernel (KERNEL, GUEST.json's or the file's).
+# With -m: OUT.json is the kernel matrix's run, from ROWS, matrix.sh's
+# tab-separated lines (name, kernel, compiler, suites, passed, failed,
+# skipped, seconds, result, phase times).  Exits non-zero with one line
+# when a file cannot be read or written, or a row is malformed.
 use strict;
 use warnings;
 use JSON::PP;
