@@ -26,7 +26,8 @@
 # new form (comment: the release and the mainline commit) and after it an
 # "older" check of the form lwnfs.h falls back on; use the new form in
 # lwnfs.c, the old one in lwnfs.h under #ifndef LWNFS_HAVE_<PROBE>, and
-# add the probe's row to tests/data/conftest.expected.
+# where a kernel series has it from a backport, a line in
+# tests/data/conftest.expected.
 set -euo pipefail
 
 usage="usage: conftest.sh OUTPUT DEPFILE KERNELRELEASE CC CFLAGS..."

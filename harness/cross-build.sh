@@ -10,7 +10,7 @@
 # RELEASE-cross, made or refreshed first), which holds the row's headers,
 # the same ones root.sh ROW would install.  The build works on a copy of
 # this tree at ROOT/srv/lwnfs-ROW (its conftest.h is for
-# conftest-check.sh).  The build's output goes to stdout; the exit status
+# conftest-check.pl).  The build's output goes to stdout; the exit status
 # is make's, or, for a 32-bit architecture, 1 when lwnfs.ko calls a 64-bit
 # division helper of libgcc, which no 32-bit kernel exports (the
 # module would not load).

@@ -6,7 +6,7 @@
 # make check-all: for each matrix row (default: $KERNELS, else every row
 # of tests/data/rows), make or refresh the release's root (root.sh), build
 # lwnfs W=1 in it with its own compiler (root-build.sh), check what
-# conftest.sh found in its headers against tests/data/conftest.expected,
+# conftest.sh found in its headers (conftest-check.pl),
 # boot its own kernel on that root in QEMU and run the bats suites there
 # (vm.sh -r): the module's suites (tests/*.bats) on every row, the
 # installation suites (tests/install/: make install, the lwnfs-dkms
@@ -157,10 +157,10 @@ native_build() {
 		row "$name" "$release" "$cc" "$what" 0 1 0 $((SECONDS - start)) "W=1 warnings"
 		return 1
 	fi
-	if ! harness/conftest-check.sh "$name" "$root/srv/lwnfs/conftest.h" \
+	if ! harness/conftest-check.pl "$release" "$root/srv/lwnfs/conftest.h" \
 		>>"$logs/$name-build.log" 2>&1; then
 		cat "$logs/$name-build.log" >&2
-		row "$name" "$release" "$cc" "$what" 0 1 0 $((SECONDS - start)) "probes differ from tests/data/conftest.expected"
+		row "$name" "$release" "$cc" "$what" 0 1 0 $((SECONDS - start)) "probes differ from what they must find"
 		return 1
 	fi
 }
@@ -234,9 +234,9 @@ build_kernel() {
 		row "$name" "$release" "$cc" build 0 1 0 $((SECONDS - start)) "build failed"
 	elif grep -E 'warning:' "$log" >&2; then
 		row "$name" "$release" "$cc" build 0 1 0 $((SECONDS - start)) "W=1 warnings"
-	elif ! harness/conftest-check.sh "$name" "$root/srv/lwnfs-$name/conftest.h" >>"$log" 2>&1; then
+	elif ! harness/conftest-check.pl "$release" "$root/srv/lwnfs-$name/conftest.h" >>"$log" 2>&1; then
 		cat "$log" >&2
-		row "$name" "$release" "$cc" build 0 1 0 $((SECONDS - start)) "probes differ from tests/data/conftest.expected"
+		row "$name" "$release" "$cc" build 0 1 0 $((SECONDS - start)) "probes differ from what they must find"
 	else
 		row "$name" "$release" "$cc" build 0 0 "$skipped" $((SECONDS - start)) "built, not booted$why"
 	fi
