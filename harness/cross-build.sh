@@ -17,7 +17,7 @@
 # The code is what the native compiler makes, with one exception:
 # bookworm's cross gcc-12 (12.2.0-14cross1) lacks the AArch64
 # stack-protector fix of its native 12.2.0-14+deb12u1 (CVE-2023-4039),
-# so bookworm-arm64's frames are laid out the old way (same warnings,
+# so that arm64 row's frames are laid out the old way (same warnings,
 # probes and symbols).
 set -euo pipefail
 

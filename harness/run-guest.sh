@@ -7,7 +7,7 @@
 # missing (harness/deps.sh DEPS), build lwnfs (and each make TARGET) for the
 # distro's kernel, or KERNELRELEASE, then run COMMAND in a guest booted on
 # it (harness/vm.sh, which takes the other options).  With KERNELS set to
-# one matrix row (KERNELS=bookworm-arm64 make bench), the guest is that
+# one matrix row (KERNELS=ROW make bench), the guest is that
 # row's root and kernel instead, lwnfs and the test programs built in the
 # root as the matrix builds them (harness/root.sh, harness/root-build.sh).
 set -euo pipefail
