@@ -34,7 +34,7 @@ esac
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=harness/settings.sh
 . "$here/settings.sh"
-packages=(make gcc libc6-dev kmod cpio gzip xz-utils busybox-static bats
+packages=(make gcc libc6-dev kmod cpio gzip xz-utils busybox-static bats bats-assert
 	perl-base util-linux qemu-system-x86 linux-image-amd64 linux-headers-amd64
 	dkms openssl debhelper dh-dkms dpkg-dev mandoc groff-base lintian
 	mmdebstrap arch-test git)

@@ -172,7 +172,7 @@ cross_current() {
 
 # What each root holds; a root made from another list is remade.
 opts=() mirrors=() archs=$arch
-pkgs=gcc,make,libc6-dev,kmod,bats,perl,util-linux,mount,mawk,procps,openssl
+pkgs=gcc,make,libc6-dev,kmod,bats,bats-assert,perl,util-linux,mount,mawk,procps,openssl
 pkgs+=,busybox-static,xz-utils,zstd,dkms
 # A foreign row's kernel: root-kernel.sh's hook, since the archive may not
 # serve the kernel its metapackages name.

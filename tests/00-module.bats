@@ -17,13 +17,13 @@ teardown() {
 
 @test "modinfo: license, version, description, fs alias" {
 	run modinfo -F license "$KO"
-	[ "$output" = GPL ]
+	assert [ "$output" = GPL ]
 	run modinfo -F alias "$KO"
-	[ "$output" = fs-lwnfs ]
+	assert [ "$output" = fs-lwnfs ]
 	run modinfo -F version "$KO"
 	[[ $output =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]
 	run modinfo -F description "$KO"
-	[ -n "$output" ]
+	assert [ -n "$output" ]
 }
 
 @test "the tree: counter and subdir/subcounter, modes, owner, inode numbers" {
@@ -32,12 +32,12 @@ teardown() {
 	[ "$output" = "counter
 subdir" ]
 	run ls -A "$MNT/subdir"
-	[ "$output" = subcounter ]
+	assert [ "$output" = subcounter ]
 	run stat -c '%n %a %u %g %F %i' "$MNT" "$C" "$MNT/subdir" "$MNT/subdir/subcounter"
-	[ "${lines[0]}" = "$MNT 755 0 0 directory 1" ]
-	[ "${lines[1]}" = "$C 644 0 0 regular empty file 2" ]
-	[ "${lines[2]}" = "$MNT/subdir 755 0 0 directory 3" ]
-	[ "${lines[3]}" = "$MNT/subdir/subcounter 644 0 0 regular empty file 4" ]
+	assert [ "${lines[0]}" = "$MNT 755 0 0 directory 1" ]
+	assert [ "${lines[1]}" = "$C 644 0 0 regular empty file 2" ]
+	assert [ "${lines[2]}" = "$MNT/subdir 755 0 0 directory 3" ]
+	assert [ "${lines[3]}" = "$MNT/subdir/subcounter 644 0 0 regular empty file 4" ]
 	run stat -c %h "$MNT" "$MNT/subdir"
 	[ "$output" = "3
 2" ]
@@ -46,14 +46,14 @@ subdir" ]
 @test "statfs: magic 0x19980122; df works" {
 	load_lwnfs
 	run stat -f -c %t "$MNT"
-	[ "$output" = 19980122 ]
+	assert [ "$output" = 19980122 ]
 	df "$MNT"
 }
 
 @test "rmmod is refused while lwnfs is mounted, then succeeds after umount" {
 	load_lwnfs
 	run rmmod lwnfs
-	[ "$status" -ne 0 ]
+	assert [ "$status" -ne 0 ]
 	[[ $output == *"in use"* ]]
 	grep -q '^lwnfs ' /proc/modules
 	umount "$MNT"
@@ -67,9 +67,9 @@ subdir" ]
 	exec 7<"$C"
 	umount -l "$MNT"
 	run rmmod lwnfs
-	[ "$status" -ne 0 ]
+	assert [ "$status" -ne 0 ]
 	run cat <&7
-	[ "$output" = 41 ]
+	assert [ "$output" = 41 ]
 	exec 7<&-
 	rmmod lwnfs
 }
@@ -80,8 +80,8 @@ subdir" ]
 	echo -5 >"$MNT/subdir/subcounter"
 	umount "$MNT"
 	mount -t lwnfs lwnfs "$MNT"
-	[ "$(value "$C")" = 77 ]
-	[ "$(value "$MNT/subdir/subcounter")" = -5 ]
+	assert [ "$(value "$C")" = 77 ]
+	assert [ "$(value "$MNT/subdir/subcounter")" = -5 ]
 }
 
 @test "values reset to 0 when the module is reloaded" {
@@ -89,20 +89,20 @@ subdir" ]
 	echo 77 >"$C"
 	unload_lwnfs
 	load_lwnfs
-	[ "$(value "$C")" = 0 ]
-	[ "$(value "$MNT/subdir/subcounter")" = 0 ]
+	assert [ "$(value "$C")" = 0 ]
+	assert [ "$(value "$MNT/subdir/subcounter")" = 0 ]
 }
 
 @test "two mounts share one superblock and its counters" {
 	load_lwnfs
 	mkdir -p /tmp/lwnfs2
 	mount -t lwnfs lwnfs /tmp/lwnfs2
-	[ "$(stat -c %d "$MNT")" = "$(stat -c %d /tmp/lwnfs2)" ]
+	assert [ "$(stat -c %d "$MNT")" = "$(stat -c %d /tmp/lwnfs2)" ]
 	echo 500 >"$C"
-	[ "$(value /tmp/lwnfs2/counter)" = 500 ]
-	[ "$(value "$C")" = 501 ]
+	assert [ "$(value /tmp/lwnfs2/counter)" = 500 ]
+	assert [ "$(value "$C")" = 501 ]
 	echo 9 >/tmp/lwnfs2/subdir/subcounter
-	[ "$(value "$MNT/subdir/subcounter")" = 9 ]
+	assert [ "$(value "$MNT/subdir/subcounter")" = 9 ]
 }
 
 @test "an unknown mount option fails the mount with EINVAL" {
@@ -111,7 +111,7 @@ subdir" ]
 	klog_mark
 	run mount -t lwnfs -o bogus lwnfs "$MNT"
 	echo "$output"
-	[ "$status" -ne 0 ]
+	assert [ "$status" -ne 0 ]
 	# util-linux 2.39+ mounts with fsconfig(2) and prints the kernel's
 	# reason; mount(2) users get EINVAL and the reason in the kernel log.
 	if [[ $output != *"lwnfs: Unknown parameter 'bogus'"* ]]; then
@@ -132,7 +132,7 @@ subdir" ]
 		my ($src, $dir, $type) = ("lwnfs", "/tmp/userns", "lwnfs");
 		syscall(&SYS_mount, $src, $dir, $type, 0, 0) == 0 and die "mounted\n";
 		print((grep { $!{$_} } keys %!), "\n")'
-	[ "$output" = EPERM ]
+	assert [ "$output" = EPERM ]
 	run ! grep -q ' /tmp/userns lwnfs ' /proc/mounts
 }
 
@@ -141,7 +141,7 @@ subdir" ]
 	umount "$MNT"
 	for i in $(seq 0 19); do
 		mount -t lwnfs lwnfs "$MNT"
-		[ "$(value "$C")" = "$i" ]
+		assert [ "$(value "$C")" = "$i" ]
 		umount "$MNT"
 	done
 	run ! grep -q " $MNT " /proc/mounts

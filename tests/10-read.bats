@@ -25,37 +25,37 @@ teardown() {
 }
 
 @test "the article's session: 0, 1, echo 1000, 1000, 1001" {
-	[ "$(cat "$C")" = 0 ]
-	[ "$(cat "$C")" = 1 ]
+	assert [ "$(cat "$C")" = 0 ]
+	assert [ "$(cat "$C")" = 1 ]
 	echo 1000 >"$C"
-	[ "$(cat "$C")" = 1000 ]
-	[ "$(cat "$C")" = 1001 ]
+	assert [ "$(cat "$C")" = 1000 ]
+	assert [ "$(cat "$C")" = 1001 ]
 }
 
 @test "a read returns the value and a newline" {
-	[ "$(od -An -tx1 "$C" | tr -d ' ')" = 300a ]
+	assert [ "$(od -An -tx1 "$C" | tr -d ' ')" = 300a ]
 }
 
 @test "subdir/subcounter is a counter of its own" {
 	echo 10 >"$C"
-	[ "$(cat "$MNT/subdir/subcounter")" = 0 ]
-	[ "$(cat "$MNT/subdir/subcounter")" = 1 ]
-	[ "$(cat "$C")" = 10 ]
-	[ "$(cat "$MNT/subdir/subcounter")" = 2 ]
+	assert [ "$(cat "$MNT/subdir/subcounter")" = 0 ]
+	assert [ "$(cat "$MNT/subdir/subcounter")" = 1 ]
+	assert [ "$(cat "$C")" = 10 ]
+	assert [ "$(cat "$MNT/subdir/subcounter")" = 2 ]
 }
 
 @test "dd bs=1 reads one whole value and counts it once" {
 	echo 123456 >"$C"
 	# Bytes, newline included: bats's $output drops it.
 	dd if="$C" bs=1 status=none >"$BATS_TEST_TMPDIR/read"
-	[ "$(od -An -tx1 "$BATS_TEST_TMPDIR/read" | tr -d ' \n')" = 3132333435360a ]
-	[ "$(cat "$C")" = 123457 ]
+	assert [ "$(od -An -tx1 "$BATS_TEST_TMPDIR/read" | tr -d ' \n')" = 3132333435360a ]
+	assert [ "$(cat "$C")" = 123457 ]
 }
 
 @test "head -c1 takes one value; the rest of its text is not reused" {
 	echo 98 >"$C"
-	[ "$(head -c1 "$C")" = 9 ]
-	[ "$(cat "$C")" = 99 ]
+	assert [ "$(head -c1 "$C")" = 9 ]
+	assert [ "$(cat "$C")" = 99 ]
 }
 
 @test "one read of 24 bytes takes a value whole, the longest ones too" {
@@ -68,34 +68,34 @@ teardown() {
 			my $n = sysread($fh, my $buf, 24) // die "$!\n";
 			my $rest = sysread($fh, my $more, 24) // die "$!\n";
 			print "$n:$buf$rest\n"' "$C"
-		[ "${lines[*]}" = "$((${#v} + 1)):$v 0" ]
+		assert [ "${lines[*]}" = "$((${#v} + 1)):$v 0" ]
 	done
-	[ "$(cat "$C")" = 1 ]
+	assert [ "$(cat "$C")" = 1 ]
 }
 
 @test "a read past the text of the value returns EOF, not a new value" {
 	exec 7<"$C"
 	run head -c 2 <&7
-	[ "$output" = 0 ]
+	assert [ "$output" = 0 ]
 	run cat <&7
-	[ -z "$output" ]
+	assert [ -z "$output" ]
 	exec 7<&-
-	[ "$(cat "$C")" = 1 ]
+	assert [ "$(cat "$C")" = 1 ]
 }
 
 @test "a read at a position > 0 before any value was taken returns EOF" {
 	# Bytes, not bats's $output, which drops a trailing newline.
 	dd if="$C" bs=1 skip=1 status=none >"$BATS_TEST_TMPDIR/read"
-	[ ! -s "$BATS_TEST_TMPDIR/read" ]
-	[ "$(cat "$C")" = 0 ]
+	assert [ ! -s "$BATS_TEST_TMPDIR/read" ]
+	assert [ "$(cat "$C")" = 0 ]
 }
 
 @test "a read of 0 bytes returns 0 and takes no value" {
 	echo 7 >"$C"
 	run perl -e 'open(my $fh, "<", $ARGV[0]) or die "$!\n";
 		print sysread($fh, my $buf, 0) // "error $!", "\n"' "$C"
-	[ "$output" = 0 ]
-	[ "$(cat "$C")" = 7 ]
+	assert [ "$output" = 0 ]
+	assert [ "$(cat "$C")" = 7 ]
 }
 
 @test "a read into an address not mapped: EFAULT, no value taken" {
@@ -109,7 +109,7 @@ teardown() {
 		print $buf' "$C"
 	[ "$output" = "EFAULT
 41" ]
-	[ "$(cat "$C")" = 42 ]
+	assert [ "$(cat "$C")" = 42 ]
 }
 
 @test "a read cut short by memory not mapped takes its value once; the rest follows" {
@@ -117,10 +117,10 @@ teardown() {
 	# Room for 2 bytes of "41\n": what fitted, "|", then the read at the
 	# position the first one reached.
 	"$READER" -e 2 "$C" >"$BATS_TEST_TMPDIR/read"
-	[ -n "$(cut -d '|' -f 1 "$BATS_TEST_TMPDIR/read")" ]
+	assert [ -n "$(cut -d '|' -f 1 "$BATS_TEST_TMPDIR/read")" ]
 	# "41\n" whole once the two parts are put together, newline included.
-	[ "$(tr -d '|' <"$BATS_TEST_TMPDIR/read" | od -An -tx1 | tr -d ' \n')" = 34310a ]
-	[ "$(cat "$C")" = 42 ]
+	assert [ "$(tr -d '|' <"$BATS_TEST_TMPDIR/read" | od -An -tx1 | tr -d ' \n')" = 34310a ]
+	assert [ "$(cat "$C")" = 42 ]
 }
 
 @test "pread at 0 on one open file takes the next value each time" {
@@ -130,7 +130,7 @@ teardown() {
 2
 3
 4" ]
-	[ "$(cat "$C")" = 5 ]
+	assert [ "$(cat "$C")" = 5 ]
 }
 
 # Across 2^32: on 32-bit kernels the s64 counter is two words, and the
@@ -138,11 +138,11 @@ teardown() {
 @test "threads sharing one fd never see the same value (4 x 5000 preads across 2^32)" {
 	echo 4294957296 >"$C"
 	"$READER" -t 4 -n 5000 "$C" >/tmp/values
-	[ "$(wc -l </tmp/values)" = 20000 ]
-	[ "$(sort -n /tmp/values | uniq | wc -l)" = 20000 ]
-	[ "$(sort -n /tmp/values | head -n 1)" = 4294957296 ]
-	[ "$(sort -n /tmp/values | tail -n 1)" = 4294977295 ]
-	[ "$(cat "$C")" = 4294977296 ]
+	assert [ "$(wc -l </tmp/values)" = 20000 ]
+	assert [ "$(sort -n /tmp/values | uniq | wc -l)" = 20000 ]
+	assert [ "$(sort -n /tmp/values | head -n 1)" = 4294957296 ]
+	assert [ "$(sort -n /tmp/values | tail -n 1)" = 4294977295 ]
+	assert [ "$(cat "$C")" = 4294977296 ]
 }
 
 # pread(2) reaches ->read_iter as one user buffer, preadv(2) as two
@@ -151,11 +151,11 @@ teardown() {
 @test "threads sharing one fd with preadv(2) into two buffers: never the same value (4 x 5000)" {
 	echo 99990000 >"$C"
 	"$READER" -v -t 4 -n 5000 "$C" >/tmp/values
-	[ "$(wc -l </tmp/values)" = 20000 ]
-	[ "$(sort -n /tmp/values | uniq | wc -l)" = 20000 ]
-	[ "$(sort -n /tmp/values | head -n 1)" = 99990000 ]
-	[ "$(sort -n /tmp/values | tail -n 1)" = 100009999 ]
-	[ "$(cat "$C")" = 100010000 ]
+	assert [ "$(wc -l </tmp/values)" = 20000 ]
+	assert [ "$(sort -n /tmp/values | uniq | wc -l)" = 20000 ]
+	assert [ "$(sort -n /tmp/values | head -n 1)" = 99990000 ]
+	assert [ "$(sort -n /tmp/values | tail -n 1)" = 100009999 ]
+	assert [ "$(cat "$C")" = 100010000 ]
 }
 
 @test "processes each opening the file per value: all distinct and contiguous" {
@@ -169,11 +169,11 @@ teardown() {
 		wait "$pid"
 	done
 	sort -n /tmp/values.* >/tmp/values
-	[ "$(wc -l </tmp/values)" = 8000 ]
-	[ "$(uniq </tmp/values | wc -l)" = 8000 ]
-	[ "$(head -n 1 /tmp/values)" = -3000 ]
-	[ "$(tail -n 1 /tmp/values)" = 4999 ]
-	[ "$(cat "$C")" = 5000 ]
+	assert [ "$(wc -l </tmp/values)" = 8000 ]
+	assert [ "$(uniq </tmp/values | wc -l)" = 8000 ]
+	assert [ "$(head -n 1 /tmp/values)" = -3000 ]
+	assert [ "$(tail -n 1 /tmp/values)" = 4999 ]
+	assert [ "$(cat "$C")" = 5000 ]
 }
 
 @test "cat of both counters in parallel: each counts only its own reads" {
@@ -181,41 +181,41 @@ teardown() {
 	local pid=$!
 	for i in $(seq 50); do cat "$MNT/subdir/subcounter"; done >/tmp/b
 	wait "$pid"
-	[ "$(sort -n /tmp/a | uniq | tr '\n' ' ')" = "$(seq 0 49 | tr '\n' ' ')" ]
-	[ "$(sort -n /tmp/b | uniq | tr '\n' ' ')" = "$(seq 0 49 | tr '\n' ' ')" ]
+	assert [ "$(sort -n /tmp/a | uniq | tr '\n' ' ')" = "$(seq 0 49 | tr '\n' ' ')" ]
+	assert [ "$(sort -n /tmp/b | uniq | tr '\n' ' ')" = "$(seq 0 49 | tr '\n' ' ')" ]
 }
 
 @test "the counter stops at S64_MAX: EOVERFLOW, value kept" {
 	echo 9223372036854775806 >"$C"
-	[ "$(cat "$C")" = 9223372036854775806 ]
+	assert [ "$(cat "$C")" = 9223372036854775806 ]
 	run cat "$C"
-	[ "$status" -ne 0 ]
+	assert [ "$status" -ne 0 ]
 	[[ $output == *"Value too large"* ]]
 	run cat "$C"
-	[ "$status" -ne 0 ]
+	assert [ "$status" -ne 0 ]
 	echo 5 >"$C"
-	[ "$(cat "$C")" = 5 ]
+	assert [ "$(cat "$C")" = 5 ]
 }
 
 @test "negative values count up through zero" {
 	echo -2 >"$C"
-	[ "$(cat "$C" "$C" "$C" "$C" | tr '\n' ' ')" = "-2 -1 0 1 " ]
+	assert [ "$(cat "$C" "$C" "$C" "$C" | tr '\n' ' ')" = "-2 -1 0 1 " ]
 }
 
 @test "values count on across 2^31 and 2^32, and up to -2^31 and -2^32" {
 	local v
 	for v in 2147483646 4294967294 -2147483650 -4294967298; do
 		echo "$v" >"$C"
-		[ "$(cat "$C" "$C" "$C" | tr '\n' ' ')" = "$v $((v + 1)) $((v + 2)) " ]
+		assert [ "$(cat "$C" "$C" "$C" | tr '\n' ' ')" = "$v $((v + 1)) $((v + 2)) " ]
 	done
 }
 
 @test "a user other than root can read a counter" {
 	echo 3 >"$C"
 	run setpriv --reuid=65534 --regid=65534 --clear-groups cat "$C"
-	[ "$status" -eq 0 ]
-	[ "$output" = 3 ]
-	[ "$(cat "$C")" = 4 ]
+	assert [ "$status" -eq 0 ]
+	assert [ "$output" = 3 ]
+	assert [ "$(cat "$C")" = 4 ]
 }
 
 # Seeking a counter open for reading.  A counter that seeks as a file
@@ -227,15 +227,15 @@ teardown() {
 	echo 123 >"$C"
 	run seeks "$C" r read "SET 1" read "SET 0" read "SET -1" "SET 100" read \
 		"SET 2147483647" "SET 2147483648"
-	[ "$output" = '123\n 1 23\n 0 124\n EINVAL 100 EOF 2147483647 EINVAL' ]
-	[ "$(cat "$C")" = 125 ]
+	assert [ "$output" = '123\n 1 23\n 0 124\n EINVAL 100 EOF 2147483647 EINVAL' ]
+	assert [ "$(cat "$C")" = 125 ]
 }
 
 @test "SEEK_CUR: from where the file is, to any offset from 0 on; below 0: EINVAL, the offset kept" {
 	echo 123 >"$C"
 	run seeks "$C" r "CUR 0" read "CUR 0" "CUR -2" read "CUR -5" "CUR 0" "CUR -4" read
-	[ "$output" = '0 123\n 4 2 3\n EINVAL 4 0 124\n' ]
-	[ "$(cat "$C")" = 125 ]
+	assert [ "$output" = '0 123\n 4 2 3\n EINVAL 4 0 124\n' ]
+	assert [ "$(cat "$C")" = 125 ]
 }
 
 # /proc/uptime's seq_file refuses every whence but SEEK_SET and SEEK_CUR;
@@ -244,12 +244,12 @@ teardown() {
 @test "SEEK_END, SEEK_DATA and SEEK_HOLE on a counter open for reading: EINVAL, the offset kept, as /proc/uptime answers them" {
 	local ops=("CUR 0" "END 0" "END -1" "END 5" "DATA 0" "HOLE 0" "CUR 0")
 	run seeks /proc/uptime r "${ops[@]}"
-	[ "$output" = "0 EINVAL EINVAL EINVAL EINVAL EINVAL 0" ]
+	assert [ "$output" = "0 EINVAL EINVAL EINVAL EINVAL EINVAL 0" ]
 	echo 7 >"$C"
 	run seeks "$C" r "${ops[@]}" read
-	[ "$output" = '0 EINVAL EINVAL EINVAL EINVAL EINVAL 0 7\n' ]
+	assert [ "$output" = '0 EINVAL EINVAL EINVAL EINVAL EINVAL 0 7\n' ]
 	run seeks "$C" rw "${ops[@]}" read
-	[ "$output" = '0 EINVAL EINVAL EINVAL EINVAL EINVAL 0 8\n' ]
+	assert [ "$output" = '0 EINVAL EINVAL EINVAL EINVAL EINVAL 0 8\n' ]
 }
 
 # tail(1) looks for the end with lseek(2) SEEK_END, from where the file
@@ -258,9 +258,9 @@ teardown() {
 # refactor SEEK_END and lines"), and older ones read on.  Where SEEK_END
 # fails, every version reads the file through, as it reads /proc/uptime.
 @test "tail -n 1 and tail -c 3 print a counter's value, taking one each, as tail prints /proc/uptime" {
-	[ -n "$(tail -n 1 /proc/uptime)" ]
+	assert [ -n "$(tail -n 1 /proc/uptime)" ]
 	echo 41 >"$C"
-	[ "$(tail -n 1 "$C")" = 41 ]
-	[ "$(tail -c 3 "$C")" = 42 ]
-	[ "$(cat "$C")" = 43 ]
+	assert [ "$(tail -n 1 "$C")" = 41 ]
+	assert [ "$(tail -c 3 "$C")" = 42 ]
+	assert [ "$(cat "$C")" = 43 ]
 }

@@ -16,8 +16,8 @@ teardown() {
 # accept TEXT VALUE: writing TEXT (printf %b escapes) sets the counter to VALUE.
 accept() {
 	run wr "$C" < <(printf '%b' "$1")
-	[ "$output" = ok ]
-	[ "$(cat "$C")" = "$2" ]
+	assert [ "$output" = ok ]
+	assert [ "$(cat "$C")" = "$2" ]
 }
 
 # reject TEXT ERRNO [OFFSET]: writing TEXT fails with ERRNO; 555 is kept
@@ -25,21 +25,21 @@ accept() {
 reject() {
 	run wr "$C" "${3:-0}" < <(printf '%b' "$1")
 	echo "write '$1': $output"
-	[ "$output" = "$2" ]
-	[ "$(cat "$C")" = 555 ]
+	assert [ "$output" = "$2" ]
+	assert [ "$(cat "$C")" = 555 ]
 	echo 555 >"$C"
 }
 
 @test "echo N > counter and printf N > counter set the value" {
 	echo 1000 >"$C"
-	[ "$(cat "$C")" = 1000 ]
+	assert [ "$(cat "$C")" = 1000 ]
 	printf 42 >"$C"
-	[ "$(cat "$C")" = 42 ]
+	assert [ "$(cat "$C")" = 42 ]
 }
 
 @test "O_APPEND opens work too (echo N >> counter)" {
 	echo 31 >>"$C"
-	[ "$(cat "$C")" = 31 ]
+	assert [ "$(cat "$C")" = 31 ]
 }
 
 # fopen(3) in append mode, as awk's >> opens a file, seeks to the end
@@ -47,9 +47,9 @@ reject() {
 # seeks as a file of size 0, whose end is where an appending write goes.
 @test "open only for writing, a counter's end is 0: SEEK_END finds it, and awk's >> (fopen(3) in append mode) sets the counter" {
 	run seeks "$C" w "END 0" "CUR 0" "SET 0"
-	[ "$output" = "0 0 0" ]
+	assert [ "$output" = "0 0 0" ]
 	awk 'BEGIN { print 77 >> ARGV[1] }' "$C"
-	[ "$(cat "$C")" = 77 ]
+	assert [ "$(cat "$C")" = 77 ]
 }
 
 @test "accepted: sign, zero, leading zeros, one trailing newline" {
@@ -72,7 +72,7 @@ reject() {
 	accept '9223372036854775806\n' 9223372036854775806
 	accept '-9223372036854775808' -9223372036854775808
 	run wr "$C" < <(printf '+9223372036854775807\n')
-	[ "$output" = ok ]
+	assert [ "$output" = ok ]
 	run cat "$C"
 	[[ $output == *"Value too large"* ]]
 }
@@ -132,8 +132,8 @@ reject() {
 		sysopen(my $fh, $ARGV[0], 1) or die "$!\n";
 		syscall(&SYS_write, fileno($fh), 0, 3) == -1 or die "written\n";
 		print((grep { $!{$_} } keys %!), "\n")' "$C"
-	[ "$output" = EFAULT ]
-	[ "$(cat "$C")" = 555 ]
+	assert [ "$output" = EFAULT ]
+	assert [ "$(cat "$C")" = 555 ]
 }
 
 @test "a second write on the same open file is refused with EINVAL" {
@@ -141,8 +141,8 @@ reject() {
 		for my $v ("7\n", "8\n") {
 			print defined(syswrite($fh, $v)) ? "ok" : (grep { $!{$_} } keys %!), "\n";
 		}' "$C"
-	[ "${lines[*]}" = "ok EINVAL" ]
-	[ "$(cat "$C")" = 7 ]
+	assert [ "${lines[*]}" = "ok EINVAL" ]
+	assert [ "$(cat "$C")" = 7 ]
 }
 
 @test "on the same open file, pwrite(2) at 0 or lseek(2) back to 0 sets the counter again" {
@@ -162,22 +162,22 @@ reject() {
 		said(defined syswrite($fh, "6\n"));
 		sysseek($fh, 0, 0) // die "$!\n";
 		said(defined syswrite($fh, "5\n"))' "$C"
-	[ "${lines[*]}" = "ok EINVAL ok 8 EINVAL ok" ]
-	[ "$(cat "$C")" = 5 ]
+	assert [ "${lines[*]}" = "ok EINVAL ok 8 EINVAL ok" ]
+	assert [ "$(cat "$C")" = 5 ]
 }
 
 @test "a write updates mtime and ctime; a refused one does not" {
 	touch -d '2001-01-01 00:00:00' "$C"
 	mtime=$(stat -c %y "$C") ctime=$(stat -c %z "$C")	# to the nanosecond
 	run wr "$C" < <(printf x)
-	[ "$output" = EINVAL ]
-	[ "$(stat -c %y "$C")" = "$mtime" ]
-	[ "$(stat -c %z "$C")" = "$ctime" ]
+	assert [ "$output" = EINVAL ]
+	assert [ "$(stat -c %y "$C")" = "$mtime" ]
+	assert [ "$(stat -c %z "$C")" = "$ctime" ]
 	run wr "$C" < <(printf 1)	# no O_TRUNC, whose setattr sets both too
-	[ "$output" = ok ]
+	assert [ "$output" = ok ]
 	# Both are the write's one timestamp: not touch's ctime, not 2001.
-	[ "$(stat -c %z "$C")" != "$ctime" ]
-	[ "$(stat -c %y "$C")" = "$(stat -c %z "$C")" ]
+	assert [ "$(stat -c %z "$C")" != "$ctime" ]
+	assert [ "$(stat -c %y "$C")" = "$(stat -c %z "$C")" ]
 }
 
 # As on every file (tmpfs the yardstick): past RLIMIT_FSIZE a write
@@ -191,23 +191,23 @@ reject() {
 	local tmpfs_output=$output
 	echo "tmpfs: $tmpfs_status, $tmpfs_output"
 	[ "$tmpfs_status" = $((128 + 25)) ]	# SIGXFSZ
-	[ "$tmpfs_output" = EFBIG ]
+	assert [ "$tmpfs_output" = EFBIG ]
 	run bash -c "ulimit -f 0; echo 7 > $C"
-	[ "$status" = "$tmpfs_status" ]
+	assert [ "$status" = "$tmpfs_status" ]
 	run bash -c "trap '' XFSZ; ulimit -f 0; $(declare -f wr); wr $C <<<7"
-	[ "$output" = EFBIG ]
-	[ "$(cat "$C")" = 555 ]
+	assert [ "$output" = EFBIG ]
+	assert [ "$(cat "$C")" = 555 ]
 	echo 555 >"$C"
 	# A limit that would cut a write short: part of a number is another
 	# number, so none of it is taken.
 	run prlimit --fsize=2 bash -c "$(declare -f wr); wr $C <<<12345"
-	[ "$output" = EFBIG ]
-	[ "$(cat "$C")" = 555 ]
+	assert [ "$output" = EFBIG ]
+	assert [ "$(cat "$C")" = 555 ]
 }
 
 @test "a user other than root cannot write a counter" {
 	run setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "echo 9 > $C"
-	[ "$status" -ne 0 ]
+	assert [ "$status" -ne 0 ]
 	[[ $output == *"Permission denied"* ]]
-	[ "$(cat "$C")" = 555 ]
+	assert [ "$(cat "$C")" = 555 ]
 }

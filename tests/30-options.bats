@@ -21,32 +21,32 @@ opts() {
 
 @test "defaults: root-owned, root dir 0755, no options shown" {
 	mount -t lwnfs lwnfs "$MNT"
-	[ "$(opts "$MNT")" = rw,relatime ]
-	[ "$(stat -c '%a %u %g' "$MNT")" = "755 0 0" ]
+	assert [ "$(opts "$MNT")" = rw,relatime ]
+	assert [ "$(stat -c '%a %u %g' "$MNT")" = "755 0 0" ]
 }
 
 @test "uid= and gid= own the built-in tree; a made entry is its creator's" {
 	mount -t lwnfs -o uid=1000,gid=100 lwnfs "$MNT"
 	touch "$MNT/made"
 	run stat -c '%u:%g' "$MNT" "$C" "$MNT/subdir" "$MNT/subdir/subcounter" "$MNT/made"
-	[ "${lines[*]}" = "1000:100 1000:100 1000:100 1000:100 0:0" ]
+	assert [ "${lines[*]}" = "1000:100 1000:100 1000:100 1000:100 0:0" ]
 	[[ $(opts "$MNT") == *,uid=1000,gid=100* ]]
 }
 
 @test "the owner given by uid= may write counters and make new ones" {
 	mount -t lwnfs -o uid=65534,gid=65534 lwnfs "$MNT"
 	setpriv --reuid=65534 --regid=65534 --clear-groups sh -c "echo 12 > $C; touch $MNT/mine"
-	[ "$(cat "$C")" = 12 ]
-	[ -f "$MNT/mine" ]
+	assert [ "$(cat "$C")" = 12 ]
+	assert [ -f "$MNT/mine" ]
 }
 
 @test "mode= sets the root directory's mode" {
 	mount -t lwnfs -o mode=1777 lwnfs "$MNT"
-	[ "$(stat -c %a "$MNT")" = 1777 ]
+	assert [ "$(stat -c %a "$MNT")" = 1777 ]
 	[[ $(opts "$MNT") == *,mode=1777* ]]
 	# The rest of the fixed tree keeps its own type and mode.
 	run stat -c '%a %F' "$C" "$MNT/subdir" "$MNT/subdir/subcounter"
-	[ "${lines[*]}" = "644 regular empty file 755 directory 644 regular empty file" ]
+	assert [ "${lines[*]}" = "644 regular empty file 755 directory 644 regular empty file" ]
 }
 
 @test "max_counters= is shown and bounds user-made entries" {
@@ -55,7 +55,7 @@ opts() {
 	touch "$MNT/a" "$MNT/b"
 	mkdir "$MNT/d"
 	run touch "$MNT/c"
-	[ "$status" -ne 0 ]
+	assert [ "$status" -ne 0 ]
 	[[ $output == *"No space left on device"* ]]
 	run mkdir "$MNT/e"
 	[[ $output == *"No space left on device"* ]]
@@ -70,7 +70,7 @@ opts() {
 			open(my $fh, ">", "$dir/c$_") or do { print "$_: $!\n"; exit };
 		}
 		print "all 4097 made\n"' "$MNT"
-	[ "$output" = "4097: No space left on device" ]
+	assert [ "$output" = "4097: No space left on device" ]
 }
 
 @test "max_counters lowered below what exists removes nothing; making waits until enough are gone" {
@@ -79,8 +79,8 @@ opts() {
 	mkdir "$MNT/d"
 	mount -o remount,max_counters=2 "$MNT"
 	[[ $(opts "$MNT") == *,max_counters=2* ]]
-	[ "$(cd "$MNT" && echo *)" = "c1 c2 c3 c4 counter d subdir" ]
-	[ "$(cat "$MNT/c3")" = 3 ]
+	assert [ "$(cd "$MNT" && echo *)" = "c1 c2 c3 c4 counter d subdir" ]
+	assert [ "$(cat "$MNT/c3")" = 3 ]
 	run touch "$MNT/new"
 	[[ $output == *"No space left on device"* ]]
 	rm "$MNT/c1" "$MNT/c2" "$MNT/c3"
@@ -88,14 +88,14 @@ opts() {
 	touch "$MNT/new"
 	run touch "$MNT/new2"
 	[[ $output == *"No space left on device"* ]]
-	[ "$(cat "$MNT/c4")" = 4 ]
+	assert [ "$(cat "$MNT/c4")" = 4 ]
 }
 
 @test "remount changes the options given and keeps the others" {
 	mount -t lwnfs -o uid=5,max_counters=9 lwnfs "$MNT"
 	mount -o remount,gid=6,mode=700 "$MNT"
-	[ "$(stat -c '%a %u %g' "$MNT")" = "700 5 6" ]
-	[ "$(stat -c '%u %g' "$C")" = "5 6" ]
+	assert [ "$(stat -c '%a %u %g' "$MNT")" = "700 5 6" ]
+	assert [ "$(stat -c '%u %g' "$C")" = "5 6" ]
 	[[ $(opts "$MNT") == *,uid=5,gid=6,mode=700,max_counters=9* ]]
 }
 
@@ -110,9 +110,9 @@ state() {
 	before=$(state)
 	mount -t lwnfs -o uid=7 lwnfs /tmp/lwnfs2
 	mount -t lwnfs lwnfs /tmp/lwnfs3
-	[ "$(state)" = "$before" ]
+	assert [ "$(state)" = "$before" ]
 	touch /tmp/lwnfs3/made
-	[ -f "$MNT/made" ]
+	assert [ -f "$MNT/made" ]
 }
 
 # A mount can still fail after lwnfs has its options (a busy mount point,
@@ -128,10 +128,10 @@ state() {
 		klog_mark
 		run busybox mount -t lwnfs -o uid=1000,gid=1000,mode=0700,max_counters=0 none "$dir"
 		echo "$dir: $output"
-		[ "$status" -ne 0 ]
+		assert [ "$status" -ne 0 ]
 		[[ $output == *"Device or resource busy"* ]]
 		klog_since_mark | grep -q "lwnfs: mounted with other options; change them with remount"
-		[ "$(state)" = "$before" ]
+		assert [ "$(state)" = "$before" ]
 		touch "$MNT/made-$status"	# max_counters=0 did not take
 	done
 	# Each option alone, too.
@@ -140,12 +140,12 @@ state() {
 		echo "$o: $output"
 		[[ $output == *"Device or resource busy"* ]]
 	done
-	[ "$(state)" = "$before" ]
+	assert [ "$(state)" = "$before" ]
 	run ! grep -q " /tmp/lwnfs2 lwnfs " /proc/mounts
 	# The same options on its own mount point: EBUSY from the VFS.
 	run busybox mount -t lwnfs -o uid=7 none "$MNT"
 	[[ $output == *"Device or resource busy"* ]]
-	[ "$(state)" = "$before" ]
+	assert [ "$(state)" = "$before" ]
 }
 
 # fsconfig(2)'s FSCONFIG_CMD_CREATE runs ->get_tree; without fsmount(2)
@@ -169,8 +169,8 @@ state() {
 		syscall(&SYS_fsconfig, $fd, $cmd_create, 0, 0, 0) == 0 and die "created\n";
 		print((grep { $!{$_} } keys %!), "\n");'
 	echo "$output"
-	[ "$output" = EBUSY ]
-	[ "$(state)" = "$before" ]
+	assert [ "$output" = EBUSY ]
+	assert [ "$(state)" = "$before" ]
 	touch "$MNT/made"
 }
 
@@ -184,7 +184,7 @@ state() {
 	mount -o remount,max_counters=9 "$MNT"
 	mount -o remount "$MNT"
 	run stat -c '%u:%g %a' "$MNT/own" "$C" "$MNT"
-	[ "${lines[*]}" = "1234:1234 600 1234:1234 644 0:0 700" ]
+	assert [ "${lines[*]}" = "1234:1234 600 1234:1234 644 0:0 700" ]
 }
 
 @test "an explicit uid= or gid= re-owns the fixed tree; made entries keep theirs" {
@@ -193,9 +193,9 @@ state() {
 	chown 1234:1234 "$MNT/own" "$C"
 	mount -o remount,uid=5,gid=6 "$MNT"
 	run stat -c %u:%g "$MNT" "$C" "$MNT/subdir" "$MNT/subdir/subcounter" "$MNT/own"
-	[ "${lines[*]}" = "5:6 5:6 5:6 5:6 1234:1234" ]
+	assert [ "${lines[*]}" = "5:6 5:6 5:6 5:6 1234:1234" ]
 	touch "$MNT/new"	# its creator's, root's
-	[ "$(stat -c %u:%g "$MNT/new")" = 0:0 ]
+	assert [ "$(stat -c %u:%g "$MNT/new")" = 0:0 ]
 }
 
 # chown(2) of a file takes its set-user-ID bit away, and its
@@ -207,7 +207,7 @@ state() {
 	chmod 2755 "$MNT/subdir"
 	mount -o remount,uid=1000 "$MNT"
 	run stat -c '%a %u' "$C" "$MNT/subdir/subcounter" "$MNT/subdir"
-	[ "${lines[*]}" = "755 1000 2644 1000 2755 1000" ]
+	assert [ "${lines[*]}" = "755 1000 2644 1000 2755 1000" ]
 	# The yardstick: chown(2) by root on tmpfs.
 	tmpfs_mount
 	touch "$TMPFS/a" "$TMPFS/b"
@@ -215,18 +215,18 @@ state() {
 	chmod 2644 "$TMPFS/b"
 	chown 1000 "$TMPFS/a" "$TMPFS/b"
 	run stat -c '%a %u' "$TMPFS/a" "$TMPFS/b"
-	[ "${lines[*]}" = "755 1000 2644 1000" ]
+	assert [ "${lines[*]}" = "755 1000 2644 1000" ]
 	# gid= alone does the same; the owner it has already changes nothing.
 	chmod 6755 "$C"
 	mount -o remount,uid=1000 "$MNT"
-	[ "$(stat -c %a "$C")" = 6755 ]
+	assert [ "$(stat -c %a "$C")" = 6755 ]
 	mount -o remount,gid=5 "$MNT"
-	[ "$(stat -c '%a %g' "$C")" = "755 5" ]
+	assert [ "$(stat -c '%a %g' "$C")" = "755 5" ]
 	# Set-group-ID without group execute, a mounter outside the group
 	# (5) and without CAP_FSETID: it goes, as chown(2) by that task does.
 	chmod 2644 "$C"
 	setpriv --bounding-set=-fsetid mount -o remount,gid=6 "$MNT"
-	[ "$(stat -c '%a %g' "$C")" = "644 6" ]
+	assert [ "$(stat -c '%a %g' "$C")" = "644 6" ]
 }
 
 @test "an unknown or malformed option fails with EINVAL, naming it" {
@@ -236,7 +236,7 @@ state() {
 	for o in bogus uid=abc gid=-1 uid=4294967295 gid=4294967295 mode=8888 mode=17777 max_counters=-1 max_counters=x; do
 		run busybox mount -t lwnfs -o "$o" lwnfs "$MNT"
 		echo "$o: $output"
-		[ "$status" -ne 0 ]
+		assert [ "$status" -ne 0 ]
 		[[ $output == *"Invalid argument"* ]]
 		# 6.11+ parses uid= and gid= itself: "Invalid uid '4294967295'".
 		dmesg | tail -n 1 | grep -q -E "lwnfs: .*('${o%%=*}'|Invalid ${o%%=*} )"
@@ -249,9 +249,9 @@ state() {
 	# busybox, so that uid=abc reaches the kernel (see above).
 	run busybox mount -o remount,uid=abc "$MNT"
 	echo "$output"
-	[ "$status" -ne 0 ]
+	assert [ "$status" -ne 0 ]
 	[[ $output == *"Invalid argument"* ]]
 	dmesg | tail -n 1 | grep -q "lwnfs: .*'uid'"
-	[ "$(stat -c %u "$C")" = 3 ]
+	assert [ "$(stat -c %u "$C")" = 3 ]
 	[[ $(opts "$MNT") == *,uid=3* ]]
 }

@@ -35,14 +35,14 @@ make_one() {
 
 @test "touch NAME makes a counter starting at 0" {
 	touch "$MNT/seq"
-	[ "$(stat -c '%F %a' "$MNT/seq")" = "regular empty file 644" ]
-	[ "$(cat "$MNT/seq")" = 0 ]
-	[ "$(cat "$MNT/seq")" = 1 ]
-	[ "$(cat "$C")" = 0 ]
+	assert [ "$(stat -c '%F %a' "$MNT/seq")" = "regular empty file 644" ]
+	assert [ "$(cat "$MNT/seq")" = 0 ]
+	assert [ "$(cat "$MNT/seq")" = 1 ]
+	assert [ "$(cat "$C")" = 0 ]
 	# Numbered after the fixed tree's 1 to 4, each its own.
 	touch "$MNT/seq2"
-	[ "$(stat -c %i "$MNT/seq")" -gt 4 ]
-	[ "$(stat -c %i "$MNT/seq2")" -gt "$(stat -c %i "$MNT/seq")" ]
+	assert [ "$(stat -c %i "$MNT/seq")" -gt 4 ]
+	assert [ "$(stat -c %i "$MNT/seq2")" -gt "$(stat -c %i "$MNT/seq")" ]
 }
 
 # An inode number is the lowest free one after the fixed tree's: never
@@ -64,12 +64,12 @@ make_one() {
 		}
 		print "$max\n"' "$MNT"
 	echo "highest of 3000 made and removed: $output"
-	[ "$status" = 0 ]
-	[ "$output" -le $((4 + 8)) ]
+	assert [ "$status" = 0 ]
+	assert [ "$output" -le $((4 + 8)) ]
 	run find "$MNT" -printf '%i %P\n'
 	printf '%s\n' "${lines[@]}"
-	[ "$(printf '%s\n' "${lines[@]}" | cut -d ' ' -f 1 | sort -n | uniq -d)" = "" ]
-	[ "$(printf '%s\n' "${lines[@]}" | awk '$1 <= 4 { print $2 }' | sort | tr '\n' ' ')" = " counter subdir subdir/subcounter " ]
+	assert [ "$(printf '%s\n' "${lines[@]}" | cut -d ' ' -f 1 | sort -n | uniq -d)" = "" ]
+	assert [ "$(printf '%s\n' "${lines[@]}" | awk '$1 <= 4 { print $2 }' | sort | tr '\n' ' ')" = " counter subdir subdir/subcounter " ]
 }
 
 @test "making and removing entries updates the directory's mtime and ctime" {
@@ -87,14 +87,14 @@ make_one() {
 		[[ $(stat -c %y "$MNT/subdir") > $mtime ]]
 		[[ $(stat -c %z "$MNT/subdir") > $ctime ]]
 		# one timestamp for both, as the VFS's own updates make it
-		[ "$(stat -c %y "$MNT/subdir")" = "$(stat -c %z "$MNT/subdir")" ]
+		assert [ "$(stat -c %y "$MNT/subdir")" = "$(stat -c %z "$MNT/subdir")" ]
 	done
 }
 
 @test "echo 5 > NAME makes a counter holding 5" {
 	echo 5 >"$MNT/five"
-	[ "$(cat "$MNT/five")" = 5 ]
-	[ "$(cat "$MNT/five")" = 6 ]
+	assert [ "$(cat "$MNT/five")" = 5 ]
+	assert [ "$(cat "$MNT/five")" = 6 ]
 }
 
 @test "mknod(2) of a regular file makes a counter at 0" {
@@ -105,27 +105,27 @@ make_one() {
 			my ($path, $mode) = ("$ARGV[0]/$_->[0]", $_->[1]);
 			syscall(&SYS_mknodat, -100, $path, $mode, 0) == 0 or die "$path: $!\n";
 		}' "$MNT"
-	[ "$status" = 0 ]
+	assert [ "$status" = 0 ]
 	run stat -c '%F %a' "$MNT/plain" "$MNT/reg"
-	[ "${lines[*]}" = "regular empty file 644 regular empty file 600" ]
-	[ "$(cat "$MNT/plain")" = 0 ]
-	[ "$(cat "$MNT/plain")" = 1 ]
-	[ "$(cat "$MNT/reg")" = 0 ]
+	assert [ "${lines[*]}" = "regular empty file 644 regular empty file 600" ]
+	assert [ "$(cat "$MNT/plain")" = 0 ]
+	assert [ "$(cat "$MNT/plain")" = 1 ]
+	assert [ "$(cat "$MNT/reg")" = 0 ]
 }
 
 @test "a bad first write still makes the counter, at 0" {
 	run bash -c "echo junk > $MNT/bad"
-	[ "$status" -ne 0 ]
-	[ "$(cat "$MNT/bad")" = 0 ]
+	assert [ "$status" -ne 0 ]
+	assert [ "$(cat "$MNT/bad")" = 0 ]
 }
 
 @test "mkdir makes directories, nested, and counters go in them" {
 	mkdir -p "$MNT/a/b"
 	echo 9 >"$MNT/a/b/c"
-	[ "$(cat "$MNT/a/b/c")" = 9 ]
+	assert [ "$(cat "$MNT/a/b/c")" = 9 ]
 	echo 3 >"$MNT/subdir/mine"
-	[ "$(cat "$MNT/subdir/mine")" = 3 ]
-	[ "$(stat -c %h "$MNT/a")" = 3 ]
+	assert [ "$(cat "$MNT/subdir/mine")" = 3 ]
+	assert [ "$(stat -c %h "$MNT/a")" = 3 ]
 }
 
 @test "rm removes a counter; rmdir removes only an empty directory" {
@@ -155,13 +155,13 @@ subdir" ]
 	run exchange "$MNT/a" "$MNT/b"
 	echo "exchange: $output"
 	if grep -qw simple_rename_exchange /proc/kallsyms; then
-		[ "$output" = ok ]
-		[ "$(cat "$MNT/a")" = 2 ]
-		[ "$(cat "$MNT/b")" = 1 ]
+		assert [ "$output" = ok ]
+		assert [ "$(cat "$MNT/a")" = 2 ]
+		assert [ "$(cat "$MNT/b")" = 1 ]
 	else
-		[ "$output" = EINVAL ]
-		[ "$(cat "$MNT/a")" = 1 ]
-		[ "$(cat "$MNT/b")" = 2 ]
+		assert [ "$output" = EINVAL ]
+		assert [ "$(cat "$MNT/a")" = 1 ]
+		assert [ "$(cat "$MNT/b")" = 2 ]
 	fi
 	run touch "$MNT/c"
 	[[ $output == *"No space left on device"* ]]
@@ -213,7 +213,7 @@ subdir" ]
 		said+=("$(make_one d "$d/z")")
 		rmdir "$d/y" "$d/z"
 		echo "$d: ${said[*]}"
-		[ "${said[*]}" = "ENOSPC ok ENOSPC ok ENOSPC ok" ]
+		assert [ "${said[*]}" = "ENOSPC ok ENOSPC ok ENOSPC ok" ]
 	done
 }
 
@@ -221,13 +221,13 @@ subdir" ]
 	echo 40 >"$MNT/old"
 	mkdir "$MNT/dir"
 	mv "$MNT/old" "$MNT/dir/new"
-	[ ! -e "$MNT/old" ]
-	[ "$(cat "$MNT/dir/new")" = 40 ]
+	assert [ ! -e "$MNT/old" ]
+	assert [ "$(cat "$MNT/dir/new")" = 40 ]
 	echo 1 >"$MNT/other"
 	mv "$MNT/dir/new" "$MNT/other"	# replaces other
-	[ "$(cat "$MNT/other")" = 41 ]
+	assert [ "$(cat "$MNT/other")" = 41 ]
 	mv "$MNT/dir" "$MNT/subdir/dir2"
-	[ -d "$MNT/subdir/dir2" ]
+	assert [ -d "$MNT/subdir/dir2" ]
 }
 
 @test "the built-in tree cannot be removed or renamed: EPERM" {
@@ -237,11 +237,11 @@ subdir" ]
 		"mv $MNT/x $MNT/subdir/subcounter" "rm -rf $MNT/subdir"; do
 		run $cmd
 		echo "$cmd: $output"
-		[ "$status" -ne 0 ]
+		assert [ "$status" -ne 0 ]
 		[[ $output == *"Operation not permitted"* ]]
 	done
-	[ "$(cd "$MNT" && echo *)" = "counter subdir x" ]
-	[ "$(cd "$MNT/subdir" && echo *)" = subcounter ]
+	assert [ "$(cd "$MNT" && echo *)" = "counter subdir x" ]
+	assert [ "$(cd "$MNT/subdir" && echo *)" = subcounter ]
 }
 
 @test "mknod, mkfifo, symlinks and hard links are refused with EPERM" {
@@ -250,7 +250,7 @@ subdir" ]
 		"ln $MNT/t $MNT/h"; do
 		run $cmd
 		echo "$cmd: $output"
-		[ "$status" -ne 0 ]
+		assert [ "$status" -ne 0 ]
 		[[ $output == *"Operation not permitted"* ]]
 	done
 }
@@ -258,15 +258,15 @@ subdir" ]
 @test "block devices and sockets cannot be made either: EPERM" {
 	run mknod "$MNT/b" b 7 0
 	echo "mknod b: $output"
-	[ "$status" -ne 0 ]
+	assert [ "$status" -ne 0 ]
 	[[ $output == *"Operation not permitted"* ]]
 	# bind(2) of a unix socket makes its node with mknod(2).
 	run perl -e 'use Errno; use Socket;
 		socket(my $s, AF_UNIX, SOCK_STREAM, 0) or die "socket: $!\n";
 		bind($s, pack_sockaddr_un($ARGV[0])) and die "bound\n";
 		print((grep { $!{$_} } keys %!), "\n")' "$MNT/sock"
-	[ "$output" = EPERM ]
-	[ "$(cd "$MNT" && echo *)" = "counter subdir" ]
+	assert [ "$output" = EPERM ]
+	assert [ "$(cd "$MNT" && echo *)" = "counter subdir" ]
 }
 
 @test "a name longer than 255 bytes: ENAMETOOLONG" {
@@ -279,12 +279,12 @@ subdir" ]
 	mkdir -p /tmp/lwnfs2
 	mount -t lwnfs lwnfs /tmp/lwnfs2
 	echo 70 >"$MNT/shared"
-	[ "$(cat /tmp/lwnfs2/shared)" = 70 ]
+	assert [ "$(cat /tmp/lwnfs2/shared)" = 70 ]
 	umount /tmp/lwnfs2
-	[ "$(cat "$MNT/shared")" = 71 ]
+	assert [ "$(cat "$MNT/shared")" = 71 ]
 	umount "$MNT"
 	mount -t lwnfs lwnfs "$MNT"
-	[ ! -e "$MNT/shared" ]
+	assert [ ! -e "$MNT/shared" ]
 }
 
 @test "an open made counter outlives its unlink" {
@@ -293,7 +293,7 @@ subdir" ]
 	rm "$MNT/gone"
 	run cat <&7
 	exec 7<&-
-	[ "$output" = 8 ]
+	assert [ "$output" = 8 ]
 }
 
 # inodes: the kernel's count of inodes in use.
@@ -305,13 +305,13 @@ inodes() {
 	base=$(inodes)
 	mkdir "$MNT/many"
 	(cd "$MNT/many" && seq 2000 | xargs touch)
-	[ "$(find "$MNT/many" -type f | wc -l)" = 2000 ]
-	[ $(($(inodes) - base)) -ge 2000 ]
+	assert [ "$(find "$MNT/many" -type f | wc -l)" = 2000 ]
+	assert [ $(($(inodes) - base)) -ge 2000 ]
 	rm -r "$MNT/many"
-	[ $(($(inodes) - base)) -lt 100 ]
+	assert [ $(($(inodes) - base)) -lt 100 ]
 	(cd "$MNT" && seq 2000 | xargs touch)
 	umount "$MNT"
-	[ $(($(inodes) - base)) -lt 100 ]
+	assert [ $(($(inodes) - base)) -lt 100 ]
 	rmmod lwnfs
 }
 
@@ -385,7 +385,7 @@ slab_returned() {
 		done
 		echo "after $how, measured $try times:"
 		cat "$BATS_TEST_TMPDIR/verdict"
-		[ "$returned" = yes ]
+		assert [ "$returned" = yes ]
 	done
 }
 
@@ -413,7 +413,7 @@ slab_kept() {
 			syscall(&SYS_mount, $src, $dir, $type, 0, 0) == 0 or die "mount $_: $!\n";
 			syscall(&SYS_umount2, $dir, 0) == 0 or die "umount $_: $!\n";
 		}' "$MNT"
-	[ "$status" = 0 ]
+	assert [ "$status" = 0 ]
 	# What RCU frees lags, as in the test above.
 	for try in 1 2 3 4 5 6 7 8 9 10; do
 		slab_objects "$BATS_TEST_TMPDIR/after"
@@ -423,7 +423,7 @@ slab_kept() {
 		[ "$try" = 10 ] || sleep 1
 	done
 	echo "measured $try times; $kept"
-	[ -z "$kept" ]
+	assert [ -z "$kept" ]
 }
 
 @test "unlinked counters still open go, with their memory, when they are closed" {
@@ -444,10 +444,10 @@ slab_kept() {
 		close($_) for @fh;
 		print inodes(), "\n"' "$MNT/open"
 	echo "inodes in use: $base before, then ${lines[*]}"
-	[ "$status" = 0 ]
-	[ -z "$(ls -A "$MNT/open")" ]
-	[ $((lines[0] - base)) -ge 500 ]
-	[ $((lines[1] - base)) -lt 100 ]
+	assert [ "$status" = 0 ]
+	assert [ -z "$(ls -A "$MNT/open")" ]
+	assert [ $((lines[0] - base)) -ge 500 ]
+	assert [ $((lines[1] - base)) -lt 100 ]
 }
 
 race_write() { echo "$1" >"$MNT/r$((RANDOM % 8))"; }
@@ -480,7 +480,7 @@ race_read() { cat "$MNT/r$((RANDOM % 8))"; }
 	loops_check race write mkdir rename unlink rmdir read
 	rm -f "$MNT"/r*
 	rmdir "$MNT"/d* 2>/dev/null || true
-	[ "$(cd "$MNT" && echo *)" = "counter subdir" ]
+	assert [ "$(cd "$MNT" && echo *)" = "counter subdir" ]
 	# The slot count came back to 0: exactly 16 can be made again.
 	for n in $(seq 16); do touch "$MNT/n$n"; done
 	run touch "$MNT/n17"

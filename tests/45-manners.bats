@@ -58,10 +58,10 @@ memcg_group() {
 	mkdir "$MNT/dir"
 	run stat -c '%u:%g' "$MNT" "$C" "$MNT/subdir" "$MNT/subdir/subcounter" \
 		"$MNT/made" "$MNT/dir"
-	[ "${lines[*]}" = "1000:100 1000:100 1000:100 1000:100 0:0 0:0" ]
+	assert [ "${lines[*]}" = "1000:100 1000:100 1000:100 1000:100 0:0 0:0" ]
 	# The mode asked for, less the umask, as on every filesystem.
 	run stat -c '%a' "$MNT/made" "$MNT/dir"
-	[ "${lines[*]}" = "644 755" ]
+	assert [ "${lines[*]}" = "644 755" ]
 }
 
 # chown(2) and chmod(2) set ctime; so does a mount option that changes
@@ -76,7 +76,7 @@ memcg_group() {
 	mapfile -t after < <(stat -c %z "${builtin[@]}")
 	for i in 0 1 2 3; do
 		echo "${builtin[i]}: ${before[i]} -> ${after[i]}"
-		[ "${after[i]}" != "${before[i]}" ]
+		assert [ "${after[i]}" != "${before[i]}" ]
 	done
 	# The owner each has, an option that owns nothing, a second mount
 	# with no options: no ctime changes.
@@ -84,30 +84,30 @@ memcg_group() {
 	mount -o remount,uid=1000,max_counters=100 "$MNT"
 	mkdir -p /tmp/lwnfs2
 	mount -t lwnfs lwnfs /tmp/lwnfs2
-	[ "$(stat -c %z "${builtin[@]}")" = "$(printf '%s\n' "${after[@]}")" ]
+	assert [ "$(stat -c %z "${builtin[@]}")" = "$(printf '%s\n' "${after[@]}")" ]
 	# gid= alone changes every inode's group: every ctime.
 	sleep 0.1
 	mount -o remount,gid=200 "$MNT"
 	mapfile -t before < <(stat -c %z "${builtin[@]}")
 	for i in 0 1 2 3; do
 		echo "gid=: ${builtin[i]}: ${after[i]} -> ${before[i]}"
-		[ "${before[i]}" != "${after[i]}" ]
+		assert [ "${before[i]}" != "${after[i]}" ]
 	done
 	after=("${before[@]}")
 	# mode= is the root's alone: its ctime, no other.
 	sleep 0.1
 	mount -o remount,mode=700 "$MNT"
 	mapfile -t before < <(stat -c %z "${builtin[@]}")
-	[ "${before[0]}" != "${after[0]}" ]
-	[ "${before[*]:1}" = "${after[*]:1}" ]
-	[ "$(stat -c '%u %g %a' "$MNT")" = "1000 200 700" ]
+	assert [ "${before[0]}" != "${after[0]}" ]
+	assert [ "${before[*]:1}" = "${after[*]:1}" ]
+	assert [ "$(stat -c '%u %g %a' "$MNT")" = "1000 200 700" ]
 }
 
 @test "on a mode=1777 mount a user's set-user-ID file is the user's, and the user's to remove" {
 	mount -o remount,mode=1777 "$MNT"
 	as 1000 bash -c "$(declare -f make_file make_dir); make_file $MNT/suid 4755; make_dir $MNT/d 755"
 	run stat -c '%u %g %a' "$MNT/suid" "$MNT/d"
-	[ "${lines[*]}" = "1000 1000 4755 1000 1000 755" ]
+	assert [ "${lines[*]}" = "1000 1000 4755 1000 1000 755" ]
 	# The sticky root: another user may not remove them, their owner may.
 	run as 1001 rm -f "$MNT/suid"
 	[[ $output == *"Operation not permitted"* ]]
@@ -115,7 +115,7 @@ memcg_group() {
 	[[ $output == *"Operation not permitted"* ]]
 	as 1000 rm "$MNT/suid"
 	as 1000 rmdir "$MNT/d"
-	[ "$(cd "$MNT" && echo *)" = "counter subdir" ]
+	assert [ "$(cd "$MNT" && echo *)" = "counter subdir" ]
 }
 
 @test "a set-group-ID directory: its group for new entries, the bit for new directories" {
@@ -127,10 +127,10 @@ memcg_group() {
 	# Root may keep it (CAP_FSETID).
 	make_file "$MNT/g/rootf" 2755
 	run stat -c '%u %g %a' "$MNT/g/f" "$MNT/g/d" "$MNT/g/rootf"
-	[ "${lines[*]}" = "1000 50 755 1000 50 2755 0 50 2755" ]
+	assert [ "${lines[*]}" = "1000 50 755 1000 50 2755 0 50 2755" ]
 	# The directory carries the bit on: what is made in it is group 50's.
 	as 1000 mkdir "$MNT/g/d/inner"
-	[ "$(stat -c '%g %a' "$MNT/g/d/inner")" = "50 2755" ]
+	assert [ "$(stat -c '%g %a' "$MNT/g/d/inner")" = "50 2755" ]
 }
 
 # The VFS (mode_strip_sgid(), since 6.0; inode_init_owner() before)
@@ -153,18 +153,18 @@ memcg_group() {
 		said+=("$(stat -c %a "$d/g/x" "$d/g/nox" "$d/plain/x" "$d/g/member" | tr '\n' ' ')")
 		echo "$d: ${said[-1]}"
 	done
-	[ "${said[0]}" = "755 2745 2755 2755 " ]
-	[ "${said[1]}" = "${said[0]}" ]
+	assert [ "${said[0]}" = "755 2745 2755 2755 " ]
+	assert [ "${said[1]}" = "${said[0]}" ]
 }
 
 # /proc/uptime's size is 0 too; sysfs's files report a page.
 @test "stat(2) reports a size of 0 for a counter whatever a read returns, as for /proc/uptime (a sysfs file reports a page)" {
 	echo 123456789 >"$C"
-	[ -n "$(cat /proc/uptime)" ]
+	assert [ -n "$(cat /proc/uptime)" ]
 	run stat -c %s "$C" /proc/uptime /sys/module/lwnfs/initstate
-	[ "${lines[*]}" = "0 0 $(getconf PAGESIZE)" ]
-	[ "$(cat "$C")" = 123456789 ]
-	[ "$(stat -c %s "$C")" = 0 ]
+	assert [ "${lines[*]}" = "0 0 $(getconf PAGESIZE)" ]
+	assert [ "$(cat "$C")" = 123456789 ]
+	assert [ "$(stat -c %s "$C")" = 0 ]
 }
 
 # The VFS refuses what a filesystem has no operation for: O_TMPFILE
@@ -172,10 +172,10 @@ memcg_group() {
 @test "O_TMPFILE: EOPNOTSUPP; mmap(2) of a counter: ENODEV; O_DIRECT: EINVAL; nothing made, no value taken" {
 	echo 9 >"$C"
 	run "$IO" unsupported "$C"
-	[ "$status" = 0 ]
-	[ "${lines[*]}" = "Operation not supported No such device Invalid argument" ]
-	[ "$(cd "$MNT" && echo *)" = "counter subdir" ]
-	[ "$(cat "$C")" = 9 ]
+	assert [ "$status" = 0 ]
+	assert [ "${lines[*]}" = "Operation not supported No such device Invalid argument" ]
+	assert [ "$(cd "$MNT" && echo *)" = "counter subdir" ]
+	assert [ "$(cat "$C")" = 9 ]
 }
 
 @test "truncate to 0 (O_TRUNC) keeps the value; any other size: EINVAL, nothing changed" {
@@ -188,19 +188,19 @@ memcg_group() {
 		[[ $output == *"Invalid argument"* ]]
 		run truncate -s 1 "$f"
 		[[ $output == *"Invalid argument"* ]]
-		[ "$(stat -c '%s %Y' "$f")" = "0 978307200" ]
-		[ "$(cat "$f")" = 7 ]
+		assert [ "$(stat -c '%s %Y' "$f")" = "0 978307200" ]
+		assert [ "$(cat "$f")" = 7 ]
 		truncate -s 0 "$f"
 		: >"$f"
-		[ "$(stat -c %s "$f")" = 0 ]
-		[ "$(cat "$f")" = 8 ]
+		assert [ "$(stat -c %s "$f")" = 0 ]
+		assert [ "$(cat "$f")" = 8 ]
 	done
 	# ftruncate(2) on an open file, as an editor would.
 	run perl -e 'open(my $fh, "+<", $ARGV[0]) or die "$!\n";
 		print truncate($fh, 5) ? "ok" : "$!", "\n";
 		print truncate($fh, 0) ? "ok" : "$!", "\n"' "$C"
-	[ "${lines[*]}" = "Invalid argument ok" ]
-	[ "$(cat "$C")" = 9 ]
+	assert [ "${lines[*]}" = "Invalid argument ok" ]
+	assert [ "$(cat "$C")" = 9 ]
 }
 
 # A write drops privileges as every filesystem's does (file_remove_privs()
@@ -218,24 +218,24 @@ memcg_group() {
 	# What lwnfs refuses changes nothing, the bits and ctime included.
 	ctime=$(stat -c %z "$MNT/f")
 	run as 1001 bash -c "$(declare -f wr); wr $MNT/f" < <(printf x)
-	[ "$output" = EINVAL ]
-	[ "$(stat -c '%a %z' "$MNT/f")" = "6777 $ctime" ]
+	assert [ "$output" = EINVAL ]
+	assert [ "$(stat -c '%a %z' "$MNT/f")" = "6777 $ctime" ]
 	for f in "$MNT/f" "$TMPFS/f"; do
 		run as 1001 bash -c "$(declare -f wr); wr $f" < <(printf 5)
-		[ "$output" = ok ]
+		assert [ "$output" = ok ]
 	done
 	run stat -c %a "$MNT/f" "$TMPFS/f"
-	[ "${lines[*]}" = "777 777" ]
-	[ "$(cat "$MNT/f")" = 5 ]
+	assert [ "${lines[*]}" = "777 777" ]
+	assert [ "$(cat "$MNT/f")" = 5 ]
 	# Root has CAP_FSETID: its write keeps them, on both.
 	for f in "$MNT/f" "$TMPFS/f"; do
 		chmod 6777 "$f"
 		run wr "$f" < <(printf 6)
-		[ "$output" = ok ]
+		assert [ "$output" = ok ]
 	done
 	run stat -c %a "$MNT/f" "$TMPFS/f"
-	[ "${lines[*]}" = "6777 6777" ]
-	[ "$(cat "$MNT/f")" = 6 ]
+	assert [ "${lines[*]}" = "6777 6777" ]
+	assert [ "$(cat "$MNT/f")" = 6 ]
 	# Set-group-ID without group execute: a writer outside the file's
 	# group clears it where the kernel's file_remove_privs() does (6.1
 	# on), one inside keeps it; as tmpfs does on the same kernel.
@@ -244,15 +244,15 @@ memcg_group() {
 		for f in "$MNT/f" "$TMPFS/f"; do
 			chmod 2666 "$f"
 			run as "$who" bash -c "$(declare -f wr); wr $f" < <(printf 7)
-			[ "$output" = ok ]
+			assert [ "$output" = ok ]
 		done
 		run stat -c %a "$MNT/f" "$TMPFS/f"
 		echo "written by $who: ${lines[*]}"
 		said+=("${lines[0]}")
-		[ "${lines[0]}" = "${lines[1]}" ]
+		assert [ "${lines[0]}" = "${lines[1]}" ]
 	done
-	[ "${said[0]}" = 2666 ]
-	[ "$(cat "$MNT/f")" = 7 ]
+	assert [ "${said[0]}" = 2666 ]
+	assert [ "$(cat "$MNT/f")" = 7 ]
 }
 
 # O_APPEND puts every write at the end: tmpfs's at its size, a counter's
@@ -271,38 +271,38 @@ memcg_group() {
 		echo "$f: ${lines[*]}"
 		said+=("${lines[*]}")
 	done
-	[ "${said[0]}" = "ok ok EINVAL EINVAL ok" ]
-	[ "${said[1]}" = "ok ok ok ok ok" ]
-	[ "$(cat "$C")" = -3 ]
-	[ "$(cat "$TMPFS/f")" = "$(printf '5\n6\nx%033d-3' 0)" ]
+	assert [ "${said[0]}" = "ok ok EINVAL EINVAL ok" ]
+	assert [ "${said[1]}" = "ok ok ok ok ok" ]
+	assert [ "$(cat "$C")" = -3 ]
+	assert [ "$(cat "$TMPFS/f")" = "$(printf '5\n6\nx%033d-3' 0)" ]
 }
 
 @test "fsync(2), fdatasync(2) and dd conv=fsync succeed; sync of a directory too" {
 	run "$IO" fsync "$C"
-	[ "$status" = 0 ]
-	[ "$output" = ok ]
+	assert [ "$status" = 0 ]
+	assert [ "$output" = ok ]
 	echo 5 | dd of="$C" conv=fsync status=none
-	[ "$(cat "$C")" = 5 ]
+	assert [ "$(cat "$C")" = 5 ]
 	sync "$MNT" "$MNT/subdir" "$C"
 }
 
 @test "readv(2) into three buffers takes one value" {
 	echo 123 >"$C"
 	run "$IO" readv "$C"
-	[ "$status" = 0 ]
-	[ "$output" = 123 ]
-	[ "$(cat "$C")" = 124 ]
+	assert [ "$status" = 0 ]
+	assert [ "$output" = 123 ]
+	assert [ "$(cat "$C")" = 124 ]
 }
 
 @test "splice(2) and sendfile(2) from a counter take one value each" {
 	echo 50 >"$C"
 	run "$IO" splice "$C"
-	[ "$status" = 0 ]
-	[ "$output" = 50 ]
+	assert [ "$status" = 0 ]
+	assert [ "$output" = 50 ]
 	run "$IO" sendfile "$C"
-	[ "$status" = 0 ]
-	[ "$output" = 51 ]
-	[ "$(cat "$C")" = 52 ]
+	assert [ "$status" = 0 ]
+	assert [ "$output" = 51 ]
+	assert [ "$(cat "$C")" = 52 ]
 }
 
 # iter_file_splice_write() hands ->write_iter what one splice(2) takes
@@ -316,23 +316,23 @@ memcg_group() {
 	echo 7 >"$C"
 	: >"$TMPFS/f"
 	run "$IO" splice-to "$C" $'1/2\n'
-	[ "$status" = 0 ]
-	[ "$output" = 3 ]
-	[ "$(cat "$C")" = 12 ]
+	assert [ "$status" = 0 ]
+	assert [ "$output" = 3 ]
+	assert [ "$(cat "$C")" = 12 ]
 	run "$IO" splice-to "$TMPFS/f" 5 6
-	[ "${lines[*]}" = "1 1" ]
-	[ "$(cat "$TMPFS/f")" = 56 ]
+	assert [ "${lines[*]}" = "1 1" ]
+	assert [ "$(cat "$TMPFS/f")" = 56 ]
 	run "$IO" splice-to "$C" 5 6
-	[ "${lines[*]}" = "1 Invalid argument" ]
-	[ "$(cat "$C")" = 5 ]
+	assert [ "${lines[*]}" = "1 Invalid argument" ]
+	assert [ "$(cat "$C")" = 5 ]
 	# What a write(2) refuses, a splice(2) refuses, and changes nothing.
 	run "$IO" splice-to "$C" x
-	[ "$output" = "Invalid argument" ]
-	[ "$(cat "$C")" = 6 ]
+	assert [ "$output" = "Invalid argument" ]
+	assert [ "$(cat "$C")" = 6 ]
 	printf '34\n' >"$BATS_TEST_TMPDIR/in"
 	run "$IO" sendfile-to "$C" "$BATS_TEST_TMPDIR/in" "$BATS_TEST_TMPDIR/in"
-	[ "${lines[*]}" = "3 Invalid argument" ]
-	[ "$(cat "$C")" = 34 ]
+	assert [ "${lines[*]}" = "3 Invalid argument" ]
+	assert [ "$(cat "$C")" = 34 ]
 }
 
 @test "copy_file_range(2) from a counter takes no value: into lwnfs it copies nothing, into another filesystem EXDEV (5.19+) or nothing" {
@@ -351,16 +351,16 @@ memcg_group() {
 			print(($n == -1 ? (grep { $!{$_} } keys %!) : $n), "\n")' "$C" "$out"
 		echo "into $out: $output"
 		if [ "$out" = "$MNT/copy" ]; then
-			[ "$output" = 0 ]
+			assert [ "$output" = 0 ]
 		elif [ "$(printf '%s\n' 5.19 "$(uname -r)" | sort -V | head -n 1)" = 5.19 ]; then
-			[ "$output" = EXDEV ]
+			assert [ "$output" = EXDEV ]
 		else
-			[ "$output" = 0 ]
+			assert [ "$output" = 0 ]
 		fi
 	done
-	[ "$(cat "$C")" = 60 ]
-	[ "$(cat "$MNT/copy")" = 7 ]
-	[ ! -s "$BATS_TEST_TMPDIR/copy" ]
+	assert [ "$(cat "$C")" = 60 ]
+	assert [ "$(cat "$MNT/copy")" = 7 ]
+	assert [ ! -s "$BATS_TEST_TMPDIR/copy" ]
 }
 
 # execve(2) reads a file's first bytes with kernel_read(), which refuses
@@ -372,9 +372,9 @@ memcg_group() {
 	echo 7000 >"$MNT/prog"
 	chmod 755 "$MNT/prog"
 	run "$IO" exec "$MNT/prog"
-	[ "$status" = 0 ]
-	[ "$output" = ENOEXEC ]
-	[ "$(cat "$MNT/prog")" = 7001 ]
+	assert [ "$status" = 0 ]
+	assert [ "$output" = ENOEXEC ]
+	assert [ "$(cat "$MNT/prog")" = 7001 ]
 }
 
 @test "io_uring reads from 4 submitters: 2000 values, distinct and contiguous" {
@@ -383,11 +383,11 @@ memcg_group() {
 	# value would show as bad text.
 	echo 9000 >"$C"
 	"$IO" uring 4 500 "$C" >"$v"
-	[ "$(wc -l <"$v")" = 2000 ]
-	[ "$(sort -n "$v" | uniq | wc -l)" = 2000 ]
-	[ "$(sort -n "$v" | head -n 1)" = 9000 ]
-	[ "$(sort -n "$v" | tail -n 1)" = 10999 ]
-	[ "$(cat "$C")" = 11000 ]
+	assert [ "$(wc -l <"$v")" = 2000 ]
+	assert [ "$(sort -n "$v" | uniq | wc -l)" = 2000 ]
+	assert [ "$(sort -n "$v" | head -n 1)" = 9000 ]
+	assert [ "$(sort -n "$v" | tail -n 1)" = 10999 ]
+	assert [ "$(cat "$C")" = 11000 ]
 }
 
 @test "each read at 0 takes a value; a read further on continues the file's last one" {
@@ -402,23 +402,23 @@ memcg_group() {
 		sysseek($fh, 1, 0) // die "$!\n";
 		sysread($fh, my $c, 32) // die "$!\n";
 		print "$a|$b|$c"' "$C" >/tmp/reads
-	[ "$(od -An -c /tmp/reads | tr -s ' ')" = " 1 | 1 2 4 \n | 2 4 \n" ]
-	[ "$(cat "$C")" = 125 ]
+	assert [ "$(od -An -c /tmp/reads | tr -s ' ')" = " 1 | 1 2 4 \n | 2 4 \n" ]
+	assert [ "$(cat "$C")" = 125 ]
 }
 
 @test "a read-only mount: reads take values; writes, truncates and new entries: EROFS" {
 	echo 20 >"$C"
 	mount -o remount,ro "$MNT"
-	[ "$(cat "$C")" = 20 ]
-	[ "$(cat "$C")" = 21 ]
+	assert [ "$(cat "$C")" = 20 ]
+	assert [ "$(cat "$C")" = 21 ]
 	for cmd in "echo 5 >$C" "truncate -s 0 $C" "touch $MNT/new" "mkdir $MNT/d"; do
 		run bash -c "$cmd"
 		echo "$cmd: $output"
 		[[ $output == *"Read-only file system"* ]]
 	done
 	mount -o remount,rw "$MNT"
-	[ "$(cat "$C")" = 22 ]
-	[ ! -e "$MNT/new" ]
+	assert [ "$(cat "$C")" = 22 ]
+	assert [ ! -e "$MNT/new" ]
 }
 
 @test "a second mount -o ro: reads take values; writing, truncating, making, removing and renaming: EROFS" {
@@ -430,23 +430,23 @@ memcg_group() {
 	mount -t lwnfs -o ro lwnfs /tmp/lwnfs2
 	[[ $(awk '$2 == "/tmp/lwnfs2" { print $4 }' /proc/mounts) == ro,* ]]
 	R=/tmp/lwnfs2
-	[ "$(cat "$R/counter")" = 20 ]
-	[ "$(cat "$R/made")" = 30 ]
+	assert [ "$(cat "$R/counter")" = 20 ]
+	assert [ "$(cat "$R/made")" = 30 ]
 	for cmd in "echo 5 >$R/counter" "truncate -s 0 $R/made" "touch $R/new" \
 		"mkdir $R/newdir" "rm -f $R/made" "rmdir $R/dir" "mv $R/made $R/moved" \
 		"mv $R/made $R/dir/made"; do
 		run bash -c "$cmd"
 		echo "$cmd: $output"
-		[ "$status" -ne 0 ]
+		assert [ "$status" -ne 0 ]
 		[[ $output == *"Read-only file system"* ]]
 	done
 	# Nothing changed, and the first mount still writes.
-	[ "$(cd "$MNT" && echo *)" = "counter dir made subdir" ]
-	[ -z "$(ls -A "$MNT/dir")" ]
-	[ "$(cat "$C")" = 21 ]
-	[ "$(cat "$MNT/made")" = 31 ]
+	assert [ "$(cd "$MNT" && echo *)" = "counter dir made subdir" ]
+	assert [ -z "$(ls -A "$MNT/dir")" ]
+	assert [ "$(cat "$C")" = 21 ]
+	assert [ "$(cat "$MNT/made")" = 31 ]
 	echo 5 >"$MNT/made"
-	[ "$(cat "$R/made")" = 5 ]
+	assert [ "$(cat "$R/made")" = 5 ]
 }
 
 @test "a counter's value is charged to its creator's memory cgroup" {
@@ -473,8 +473,8 @@ memcg_group() {
 		s2=$(slab)
 		echo $((s1 - s0)) $((s2 - s1))' - "$MNT"
 	echo "unreclaimable slab: making grew it by ${output% *} bytes, the control by ${output#* }"
-	[ "$status" = 0 ]
-	[ $((${output% *} - ${output#* })) -ge $((50000 * 8)) ]
+	assert [ "$status" = 0 ]
+	assert [ $((${output% *} - ${output#* })) -ge $((50000 * 8)) ]
 	rm -r "$MNT/many"
 }
 
@@ -515,12 +515,12 @@ memcg_group() {
 			print int((slab() - $before) / (2 * $n)), "\n";
 		}' "$MEMCG" 10000 "$TMPFS/many" "$MNT/many"
 	echo "slab charged per entry: $output bytes (tmpfs, lwnfs)"
-	[ "$status" = 0 ]
-	[ "${#lines[@]}" = 2 ]
+	assert [ "$status" = 0 ]
+	assert [ "${#lines[@]}" = 2 ]
 	local by_tmpfs=${lines[0]} by_lwnfs=${lines[1]}
-	[ "$by_tmpfs" -ge 256 ]
-	[ "$by_lwnfs" -ge 256 ]
-	[ "$((by_lwnfs * 10))" -le "$((by_tmpfs * 13))" ]
+	assert [ "$by_tmpfs" -ge 256 ]
+	assert [ "$by_lwnfs" -ge 256 ]
+	assert [ "$((by_lwnfs * 10))" -le "$((by_tmpfs * 13))" ]
 	rm -r "$MNT/many" "$TMPFS/many"
 }
 
@@ -564,9 +564,9 @@ memcg_group() {
 		print $middle - $before, " ", slab() - $middle, "\n"' \
 		"$MEMCG" "$C" 10000
 	echo "slab charged for 10000 opens: $output bytes (/dev/null, counter)"
-	[ "$status" = 0 ]
+	assert [ "$status" = 0 ]
 	read -r null counter <<<"$output"
-	[ $((counter - null)) -ge $((10000 * 8)) ]
+	assert [ $((counter - null)) -ge $((10000 * 8)) ]
 	# No value was taken.
-	[ "$(cat "$C")" = 0 ]
+	assert [ "$(cat "$C")" = 0 ]
 }

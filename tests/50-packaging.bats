@@ -7,16 +7,16 @@ load helpers
 @test "one version: lwnfs.h, dkms.conf, debian/changelog, lwnfs.5, modinfo agree" {
 	[[ $VERSION =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]]
 	run bash -c '. "$1" && echo "$PACKAGE_VERSION"' _ "$TREE/dkms.conf"
-	[ "$output" = "$VERSION" ]
+	assert [ "$output" = "$VERSION" ]
 	# "lwnfs (1.0.0) unstable; ..." (a native package: no Debian revision;
 	# a backport's or a stable update's suffix, 1.0.0~bpo12+1 or
 	# 1.0.0+deb13u1, is not upstream's: debian/rules reads it the same way)
 	run sed -n '1s/^lwnfs (\([^)~+]*\)[^)]*).*/\1/p' "$TREE/debian/changelog"
-	[ "$output" = "$VERSION" ]
+	assert [ "$output" = "$VERSION" ]
 	run sed -n 's/^\.TH LWNFS 5 [^ ]* "lwnfs \([^"]*\)".*/\1/p' "$TREE/lwnfs.5"
-	[ "$output" = "$VERSION" ]
+	assert [ "$output" = "$VERSION" ]
 	run modinfo -F version "$KO"
-	[ "$output" = "$VERSION" ]
+	assert [ "$output" = "$VERSION" ]
 }
 
 @test "dkms.conf: the fields DKMS needs, for the kernel DKMS names" {
@@ -27,22 +27,22 @@ load helpers
 		echo "$PACKAGE_NAME|${BUILT_MODULE_NAME[0]}|${DEST_MODULE_LOCATION[0]}"
 		echo "$AUTOINSTALL|$BUILD_EXCLUSIVE_KERNEL_MIN"
 		echo "${MAKE[0]}"' _ "$TREE/dkms.conf"
-	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "lwnfs|lwnfs|/updates/dkms" ]
-	[ "${lines[1]}" = "yes|5.10" ]
-	[ "${lines[2]}" = "make -C /KSRC M=/DTREE/lwnfs/$VERSION/build modules" ]
+	assert [ "$status" -eq 0 ]
+	assert [ "${lines[0]}" = "lwnfs|lwnfs|/updates/dkms" ]
+	assert [ "${lines[1]}" = "yes|5.10" ]
+	assert [ "${lines[2]}" = "make -C /KSRC M=/DTREE/lwnfs/$VERSION/build modules" ]
 	# No "uname" outside comments: DKMS names the kernel, not uname -r.
 	run ! grep -E '^[^#]*uname' "$TREE/dkms.conf"
 }
 
 @test "dkms.conf: no field that dkms deprecates (CLEAN since 3.2, REMAKE_INITRD, MODULES_CONF*)" {
 	run grep -E '^[[:space:]]*(CLEAN|REMAKE_INITRD|MODULES_CONF[A-Z_]*)(\[[0-9]*\])?=' "$TREE/dkms.conf"
-	[ "$status" -eq 1 ]
+	assert [ "$status" -eq 1 ]
 }
 
 @test "dkms.conf: BUILD_EXCLUSIVE_KERNEL admits 5.10 and later only (for dkms < 3.0.11)" {
 	regex=$(bash -c '. "$1" && echo "$BUILD_EXCLUSIVE_KERNEL"' _ "$TREE/dkms.conf")
-	[ -n "$regex" ]
+	assert [ -n "$regex" ]
 	for k in 5.10.0-32-amd64 5.15.0 5.19.17 6.1.0-57-amd64 6.12.117+deb13-amd64 \
 		7.2.13+deb14-amd64 10.0.1 "$(uname -r)"; do
 		[[ $k =~ $regex ]] || { echo "refuses $k" >&2; return 1; }

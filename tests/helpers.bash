@@ -29,6 +29,9 @@ done <"$TREE/lwnfs.h"
 DEB=${LWNFS_DEB:-$TREE/build/deb/lwnfs-dkms_${VERSION}_all.deb}
 
 bats_require_minimum_version 1.5.0
+# assert, assert_equal, ...: a failed check prints the values it saw.
+load /usr/lib/bats/bats-support/load
+load /usr/lib/bats/bats-assert/load
 
 # module_suffix: what follows ".ko" in the names of the kernel's own
 # modules: ".xz", ".zst" or nothing.
@@ -177,8 +180,8 @@ dkms_state() {
 # modprobe cannot find it.
 no_lwnfs_left() {
 	run ! modinfo lwnfs
-	[ -z "$(dkms status -m lwnfs)" ]
-	[ ! -e /var/lib/dkms/lwnfs ]
+	assert [ -z "$(dkms status -m lwnfs)" ]
+	assert [ ! -e /var/lib/dkms/lwnfs ]
 	run ! compgen -G '/usr/src/lwnfs-*'
 	run ! compgen -G '/lib/modules/*/updates/dkms/lwnfs.ko*'
 	run ! compgen -G '/lib/modules/*/extra/lwnfs.ko*'

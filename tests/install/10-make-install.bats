@@ -12,8 +12,8 @@ teardown() {
 	make -C "$TREE" install KERNELRELEASE="$(uname -r)"
 	# compressed as the kernel's own modules are (.ko.xz on 6.12 and
 	# later)
-	[ "$(modinfo -n lwnfs)" = "/lib/modules/$(uname -r)/extra/lwnfs.ko$(module_suffix)" ]
-	[ -f /usr/local/share/man/man5/lwnfs.5 ]
+	assert [ "$(modinfo -n lwnfs)" = "/lib/modules/$(uname -r)/extra/lwnfs.ko$(module_suffix)" ]
+	assert [ -f /usr/local/share/man/man5/lwnfs.5 ]
 	cmp "$TREE/docs/walkthrough.md" /usr/local/share/doc/lwnfs/walkthrough.md
 	modprobe lwnfs
 	grep -q '^lwnfs ' /proc/modules
@@ -21,13 +21,13 @@ teardown() {
 	mkdir -p "$MNT"
 	mount -t lwnfs lwnfs "$MNT"
 	grep -q '^lwnfs ' /proc/modules
-	[ "$(cat "$C")" = 0 ]
+	assert [ "$(cat "$C")" = 0 ]
 	# make uninstall undoes it all, so that DKMS tests find no stray copy.
 	unload_lwnfs
 	make -C "$TREE" uninstall KERNELRELEASE="$(uname -r)"
 	run ! modinfo lwnfs
-	[ ! -e /usr/local/share/man/man5/lwnfs.5 ]
-	[ ! -e /usr/local/share/doc/lwnfs ]
+	assert [ ! -e /usr/local/share/man/man5/lwnfs.5 ]
+	assert [ ! -e /usr/local/share/doc/lwnfs ]
 }
 
 @test "without the headers, make, make install and make dkms-install stop in one line, touching nothing" {
@@ -38,14 +38,14 @@ teardown() {
 	for target in "" modules install dkms-install; do
 		run make -C "$TREE" --no-print-directory $target KERNELRELEASE="$rel"
 		echo "make $target: $output"
-		[ "$status" -ne 0 ]
-		[ "${#lines[@]}" = 1 ]
+		assert [ "$status" -ne 0 ]
+		assert [ "${#lines[@]}" = 1 ]
 		[[ $output == *"no headers of Linux $rel in /lib/modules/$rel/build: apt install linux-headers-$rel"* ]]
 	done
-	[ ! -e "/lib/modules/$rel" ]
-	[ -z "$(find "$TREE" -newer "$BATS_TEST_TMPDIR/stamp" -print -quit)" ]
+	assert [ ! -e "/lib/modules/$rel" ]
+	assert [ -z "$(find "$TREE" -newer "$BATS_TEST_TMPDIR/stamp" -print -quit)" ]
 	# What make install and make dkms-install would have written.
-	[ ! -e /usr/local/share/man/man5/lwnfs.5 ]
-	[ ! -e /usr/local/share/doc/lwnfs ]
+	assert [ ! -e /usr/local/share/man/man5/lwnfs.5 ]
+	assert [ ! -e /usr/local/share/doc/lwnfs ]
 	no_lwnfs_left
 }

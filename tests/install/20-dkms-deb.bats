@@ -27,7 +27,7 @@ teardown_file() {
 }
 
 @test "deb: installing lwnfs-dkms leaves lwnfs installed in DKMS for the running kernel" {
-	[ "$(dkms_state)" = installed ]
+	assert [ "$(dkms_state)" = installed ]
 	run ! grep -i -e deprecated -e error "$BATS_FILE_TMPDIR/dpkg.log"
 }
 
@@ -51,11 +51,11 @@ lwnfs.h" ]
 
 @test "deb: modprobe lwnfs loads the DKMS-built module by name" {
 	# compressed as the kernel's own modules are
-	[ "$(modinfo -n lwnfs)" = "/lib/modules/$(uname -r)/updates/dkms/lwnfs.ko$(module_suffix)" ]
-	[ "$(modinfo -F version lwnfs)" = "$VERSION" ]
+	assert [ "$(modinfo -n lwnfs)" = "/lib/modules/$(uname -r)/updates/dkms/lwnfs.ko$(module_suffix)" ]
+	assert [ "$(modinfo -F version lwnfs)" = "$VERSION" ]
 	modprobe lwnfs
 	grep -q '^lwnfs ' /proc/modules
-	[ "$(cat /sys/module/lwnfs/version)" = "$VERSION" ]
+	assert [ "$(cat /sys/module/lwnfs/version)" = "$VERSION" ]
 	modprobe -r lwnfs
 	run ! grep -q '^lwnfs ' /proc/modules
 }
@@ -65,8 +65,8 @@ lwnfs.h" ]
 	mkdir -p "$MNT"
 	mount -t lwnfs lwnfs "$MNT"
 	grep -q '^lwnfs ' /proc/modules
-	[ "$(cat "$C")" = 0 ]
-	[ "$(cat "$C")" = 1 ]
+	assert [ "$(cat "$C")" = 0 ]
+	assert [ "$(cat "$C")" = 1 ]
 }
 
 @test "deb: an /etc/fstab line mounts lwnfs with mount -a" {
@@ -77,23 +77,23 @@ lwnfs.h" ]
 	mount -a -t lwnfs || rc=$?
 	findmnt -n -o FSTYPE "$MNT" >"$BATS_TEST_TMPDIR/fstype" || true
 	cp "$BATS_TEST_TMPDIR/fstab" /etc/fstab
-	[ "$rc" = 0 ]
-	[ "$(cat "$BATS_TEST_TMPDIR/fstype")" = lwnfs ]
-	[ "$(cat "$C")" = 0 ]
+	assert [ "$rc" = 0 ]
+	assert [ "$(cat "$BATS_TEST_TMPDIR/fstype")" = lwnfs ]
+	assert [ "$(cat "$C")" = 0 ]
 }
 
 @test "deb: DKMS signed the module with its MOK key (/var/lib/dkms/mok.pub)" {
 	# Signing came with dkms 3.0 (bookworm); bullseye's 2.8 leaves it out.
 	dkms --version | grep -q -E 'dkms-([3-9]|[1-9][0-9])\.' ||
 		skip "$(dkms --version) does not sign modules"
-	[ -f /var/lib/dkms/mok.pub ]
+	assert [ -f /var/lib/dkms/mok.pub ]
 	# modinfo prints the serial as colon-separated hex, openssl as plain hex.
 	serial=$(openssl x509 -inform DER -in /var/lib/dkms/mok.pub -noout -serial)
 	serial=${serial#serial=}
-	[ -n "$(modinfo -F signer lwnfs)" ]
+	assert [ -n "$(modinfo -F signer lwnfs)" ]
 	run modinfo -F sig_key lwnfs
-	[ -n "$output" ]
-	[ "$(echo "${output//:/}" | tr a-f A-F)" = "$(echo "$serial" | tr a-f A-F)" ]
+	assert [ -n "$output" ]
+	assert [ "$(echo "${output//:/}" | tr a-f A-F)" = "$(echo "$serial" | tr a-f A-F)" ]
 }
 
 @test "deb: purging lwnfs-dkms removes the module and leaves no file behind" {
@@ -101,6 +101,6 @@ lwnfs.h" ]
 	run dpkg-query -W -f='${db:Status-Status}' lwnfs-dkms
 	[[ $output != installed && $output != config-files ]]
 	no_lwnfs_left
-	[ ! -e /usr/share/man/man5/lwnfs.5.gz ]
-	[ ! -e /usr/share/doc/lwnfs-dkms ]
+	assert [ ! -e /usr/share/man/man5/lwnfs.5.gz ]
+	assert [ ! -e /usr/share/doc/lwnfs-dkms ]
 }

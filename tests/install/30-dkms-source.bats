@@ -13,9 +13,9 @@ teardown() {
 	no_lwnfs_left
 	run make -C "$TREE" dkms-install KERNELRELEASE="$(uname -r)"
 	echo "$output"
-	[ "$status" -eq 0 ]
+	assert [ "$status" -eq 0 ]
 	[[ $output != *eprecated* ]]
-	[ "$(dkms_state)" = installed ]
+	assert [ "$(dkms_state)" = installed ]
 	run ls "/usr/src/lwnfs-$VERSION"
 	[ "$output" = "Kbuild
 conftest.sh
@@ -25,7 +25,7 @@ lwnfs.h" ]
 	run modinfo -n lwnfs
 	[[ $output == "/lib/modules/$(uname -r)/updates/dkms/lwnfs.ko"* ]]
 	modprobe lwnfs
-	[ "$(cat /sys/module/lwnfs/version)" = "$VERSION" ]
+	assert [ "$(cat /sys/module/lwnfs/version)" = "$VERSION" ]
 	rmmod lwnfs
 
 	make -C "$TREE" dkms-remove

@@ -12,7 +12,7 @@ load ../helpers
 @test "booted by systemd: the documented fstab line and no lwnfs: multi-user, lwnfs.mount alone failed" {
 	local state failed
 	grep -E '^lwnfs +/lwnfs +lwnfs ' /etc/fstab
-	[ "$(cat /proc/1/comm)" = systemd ]
+	assert [ "$(cat /proc/1/comm)" = systemd ]
 	run ! modinfo lwnfs
 	state=$(systemctl is-system-running) || :
 	failed=$(systemctl list-units --state=failed --plain --no-legend | awk '{ print $1 }')
@@ -21,14 +21,14 @@ load ../helpers
 		"$(systemctl is-active multi-user.target local-fs.target emergency.target | tr '\n' ' ')"
 	systemctl status --no-pager lwnfs.mount || :
 	# The boot went on (nofail: local-fs.target only wants the mount)...
-	[ "$(systemctl is-active multi-user.target)" = active ]
-	[ "$(systemctl is-active local-fs.target)" = active ]
+	assert [ "$(systemctl is-active multi-user.target)" = active ]
+	assert [ "$(systemctl is-active local-fs.target)" = active ]
 	run systemctl is-active emergency.target
-	[ "$output" = inactive ]
+	assert [ "$output" = inactive ]
 	# ...and says what failed: the mount, for want of the filesystem.
-	[ "$(systemctl is-active lwnfs.mount)" = failed ]
-	[ "$failed" = lwnfs.mount ]
-	[ "$state" = degraded ]
+	assert [ "$(systemctl is-active lwnfs.mount)" = failed ]
+	assert [ "$failed" = lwnfs.mount ]
+	assert [ "$state" = degraded ]
 	journalctl -b -u lwnfs.mount --no-pager | grep -F "unknown filesystem type 'lwnfs'"
 	run ! findmnt /lwnfs
 }

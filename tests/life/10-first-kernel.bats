@@ -32,12 +32,12 @@ versions() {
 }
 
 @test "no headers: make, make install and make dkms-install stop in one line naming the package" {
-	[ ! -e "/lib/modules/$(uname -r)/build" ]
+	assert [ ! -e "/lib/modules/$(uname -r)/build" ]
 	for target in "" install dkms-install; do
 		run make -C "$TREE" --no-print-directory $target
 		echo "make $target: $output"
-		[ "$status" -ne 0 ]
-		[ "${#lines[@]}" = 1 ]
+		assert [ "$status" -ne 0 ]
+		assert [ "${#lines[@]}" = 1 ]
 		[[ $output == *"apt install linux-headers-$(uname -r)"* ]]
 	done
 	no_lwnfs_left
@@ -46,27 +46,27 @@ versions() {
 @test "no headers: installing lwnfs-dkms succeeds, DKMS says the headers are missing" {
 	run dpkg -i "$DEB"
 	echo "$output"
-	[ "$status" = 0 ]
+	assert [ "$status" = 0 ]
 	# dkms's postinst (common.postinst): bookworm's 3.0 says the headers
 	# do not seem to be installed; trixie's 3.2 that none were found,
 	# naming the package to install.
 	[[ $output == *"kernel headers for this kernel do not seem to be installed"* ]] ||
 		[[ $output == *"No kernel headers were found"*"install the linux-headers-$(uname -r) package"* ]]
-	[ "$(versions)" = "$VERSION" ]
-	[ -z "$(dkms_state)" ]
+	assert [ "$(versions)" = "$VERSION" ]
+	assert [ -z "$(dkms_state)" ]
 	run ! modinfo lwnfs
 }
 
 @test "the headers installed afterwards: DKMS builds and installs lwnfs (header_postinst.d)" {
 	run apt-get install -y "linux-headers-$(uname -r)"
 	echo "$output"
-	[ "$status" = 0 ]
-	[ "$(dkms_state)" = installed ]
-	[ "$(modinfo -F version lwnfs)" = "$VERSION" ]
+	assert [ "$status" = 0 ]
+	assert [ "$(dkms_state)" = installed ]
+	assert [ "$(modinfo -F version lwnfs)" = "$VERSION" ]
 	mkdir -p "$MNT"
 	mount -t lwnfs lwnfs "$MNT"
-	[ "$(cat /sys/module/lwnfs/version)" = "$VERSION" ]
-	[ "$(cat "$C")" = 0 ]
+	assert [ "$(cat /sys/module/lwnfs/version)" = "$VERSION" ]
+	assert [ "$(cat "$C")" = 0 ]
 }
 
 @test "a package upgrade while lwnfs is mounted and a file open: the new version alone in DKMS" {
@@ -77,32 +77,32 @@ versions() {
 	exec 7<"$C"
 	run dpkg -i "$DEB_NEXT"
 	echo "$output"
-	[ "$status" = 0 ]
+	assert [ "$status" = 0 ]
 	# DKMS holds the new version only, built for this kernel; the module
 	# on disk is the new one, the one loaded the old one, still in use.
-	[ "$(versions)" = "$NEXT" ]
+	assert [ "$(versions)" = "$NEXT" ]
 	dkms status -m lwnfs -v "$NEXT" -k "$(uname -r)" | grep -q ': installed'
-	[ "$(modinfo -F version lwnfs)" = "$NEXT" ]
-	[ "$(cat /sys/module/lwnfs/version)" = "$VERSION" ]
-	[ "$(cat "$C")" = 41 ]
+	assert [ "$(modinfo -F version lwnfs)" = "$NEXT" ]
+	assert [ "$(cat /sys/module/lwnfs/version)" = "$VERSION" ]
+	assert [ "$(cat "$C")" = 41 ]
 	run cat <&7
-	[ "$output" = 42 ]
+	assert [ "$output" = 42 ]
 	exec 7<&-
 	# The new module comes in once the old one is unloaded.
 	umount "$MNT"
 	rmmod lwnfs
 	mount -t lwnfs lwnfs "$MNT"
-	[ "$(cat /sys/module/lwnfs/version)" = "$NEXT" ]
-	[ "$(cat "$C")" = 0 ]
+	assert [ "$(cat /sys/module/lwnfs/version)" = "$NEXT" ]
+	assert [ "$(cat "$C")" = 0 ]
 }
 
 @test "a downgrade back to the first version: it alone in DKMS, on disk" {
 	run dpkg -i "$DEB"
 	echo "$output"
-	[ "$status" = 0 ]
-	[ "$(versions)" = "$VERSION" ]
-	[ "$(dkms_state)" = installed ]
-	[ "$(modinfo -F version lwnfs)" = "$VERSION" ]
+	assert [ "$status" = 0 ]
+	assert [ "$(versions)" = "$VERSION" ]
+	assert [ "$(dkms_state)" = installed ]
+	assert [ "$(modinfo -F version lwnfs)" = "$VERSION" ]
 	run ! compgen -G "/usr/src/lwnfs-$NEXT"
 }
 
@@ -110,14 +110,14 @@ versions() {
 	local image new=''
 	run apt-get install -y linux-image-amd64 linux-headers-amd64
 	echo "$output"
-	[ "$status" = 0 ]
+	assert [ "$status" = 0 ]
 	for image in /boot/vmlinuz-*; do
 		[ "$image" = "/boot/vmlinuz-$(uname -r)" ] || new+=${image#/boot/vmlinuz-}
 	done
-	[ -n "$new" ]
+	assert [ -n "$new" ]
 	dkms status -m lwnfs -v "$VERSION" -k "$new" | grep -q ': installed'
 	compgen -G "/lib/modules/$new/updates/dkms/lwnfs.ko*"
-	[ "$(modinfo -k "$new" -F version lwnfs)" = "$VERSION" ]
+	assert [ "$(modinfo -k "$new" -F version lwnfs)" = "$VERSION" ]
 }
 
 # kernel_like GLOB: the one installed kernel whose release matches GLOB.
@@ -158,15 +158,15 @@ state() {
 	"$TREE/harness/conftest-break.sh" "/usr/src/lwnfs-$VERSION/conftest.sh"
 	run apt-get install -y linux-image-cloud-amd64 linux-headers-cloud-amd64
 	echo "$output"
-	[ "$status" = 100 ]
+	assert [ "$status" = 100 ]
 	[[ $output == *"E: Sub-process /usr/bin/dpkg returned an error code (1)"* ]]
 	[[ $output == *"/var/lib/dkms/lwnfs/$VERSION/build/make.log"* ]]
 	cloud=$(kernel_like '*-cloud-amd64')
 	for p in "linux-image-$cloud" "linux-headers-$cloud"; do
 		echo "$p: $(state "$p")"
 	done
-	[ "$(state "linux-image-$cloud")" != ii ] || [ "$(state "linux-headers-$cloud")" != ii ]
-	[ -n "$(dpkg --audit)" ]
+	assert [ "$(state "linux-image-$cloud")" != ii ] || [ "$(state "linux-headers-$cloud")" != ii ]
+	assert [ -n "$(dpkg --audit)" ]
 	grep -F "lwnfs: error: Linux $cloud has no known form of inode_just_drop()" \
 		"/var/lib/dkms/lwnfs/$VERSION/build/make.log"
 	dkms status -m lwnfs -v "$VERSION" -k "$(uname -r)" | grep -q ': installed'
@@ -178,18 +178,18 @@ state() {
 	grep -qx 'sudo dpkg --configure -a' "$TREE/README.md"
 	run apt-get remove -y lwnfs-dkms
 	echo "$output"
-	[ "$status" = 0 ]
+	assert [ "$status" = 0 ]
 	run dpkg --configure -a
 	echo "$output"
-	[ "$status" = 0 ]
+	assert [ "$status" = 0 ]
 	cloud=$(kernel_like '*-cloud-amd64')
 	for p in "linux-image-$cloud" "linux-headers-$cloud" linux-image-cloud-amd64 linux-headers-cloud-amd64; do
-		[ "$(state "$p")" = ii ]
+		assert [ "$(state "$p")" = ii ]
 	done
-	[ -z "$(dpkg --audit)" ]
+	assert [ -z "$(dpkg --audit)" ]
 	apt-get check
-	[ -z "$(dkms status -m lwnfs)" ]
-	[ "$(kernels | wc -l)" = 3 ]
+	assert [ -z "$(dkms status -m lwnfs)" ]
+	assert [ "$(kernels | wc -l)" = 3 ]
 }
 
 # all_kernels: whether dkms's configuration sets autoinstall_all_kernels,
@@ -203,7 +203,7 @@ all_kernels() {
 			# shellcheck disable=SC1090	# dkms's own files, as it reads them
 			[ ! -r "$conf" ] || . "$conf"
 		done
-		[ -n "$autoinstall_all_kernels" ]
+		assert [ -n "$autoinstall_all_kernels" ]
 	)
 }
 
@@ -212,8 +212,8 @@ all_kernels() {
 	cloud=$(kernel_like '*-cloud-amd64')
 	newest=$(kernels | grep -vx -e "$(uname -r)" -e "$cloud")
 	dpkg --purge lwnfs-dkms
-	[ -z "$(built_for)" ]
-	[ "$(kernels | wc -l)" = 3 ]
+	assert [ -z "$(built_for)" ]
+	assert [ "$(kernels | wc -l)" = 3 ]
 	# LWNFS_LIFE_BREAK=no-build-all: a machine whose dkms builds for the
 	# running kernel and the newest only, whatever its release ships
 	# (bookworm's reads framework.conf alone, and leaves it unset).
@@ -222,16 +222,16 @@ all_kernels() {
 	fi
 	run dpkg -i "$DEB"
 	echo "$output"
-	[ "$status" = 0 ]
+	assert [ "$status" = 0 ]
 	echo "built for: $(built_for | tr '\n' ' ')"
 	if all_kernels; then
 		echo "autoinstall_all_kernels is set: every kernel"
-		[ "$(built_for)" = "$(kernels)" ]
+		assert [ "$(built_for)" = "$(kernels)" ]
 	else
 		# dkms's common.postinst: the running kernel and the newest; the
 		# third gets nothing.
 		echo "autoinstall_all_kernels is not set: the running kernel and the newest"
-		[ "$(built_for)" = "$(printf '%s\n' "$(uname -r)" "$newest" | sort)" ]
+		assert [ "$(built_for)" = "$(printf '%s\n' "$(uname -r)" "$newest" | sort)" ]
 		run ! compgen -G "/lib/modules/$cloud/updates/dkms/lwnfs.ko*"
 	fi
 }
@@ -250,8 +250,8 @@ all_kernels() {
 	rm -f /etc/dkms/framework.conf.d/zz-lwnfs-life.conf
 	echo "kernels: $(kernels | tr '\n' ' ')"
 	echo "built for: $(built_for | tr '\n' ' ')"
-	[ "$(built_for)" = "$(kernels)" ]
-	[ "$(modinfo -k "$cloud" -F version lwnfs)" = "$VERSION" ]
+	assert [ "$(built_for)" = "$(kernels)" ]
+	assert [ "$(modinfo -k "$cloud" -F version lwnfs)" = "$VERSION" ]
 }
 
 @test "a kernel removed with apt leaves no DKMS entry and no module directory behind" {
@@ -260,8 +260,8 @@ all_kernels() {
 	run apt-get purge -y linux-image-cloud-amd64 linux-headers-cloud-amd64 \
 		"linux-image-$cloud" "linux-headers-$cloud"
 	echo "$output"
-	[ "$status" = 0 ]
-	[ "$(kernels | wc -l)" = 2 ]
+	assert [ "$status" = 0 ]
+	assert [ "$(kernels | wc -l)" = 2 ]
 	# dkms status -k names the kernel only where lwnfs is built or
 	# installed for it; lwnfs stays "added", its sources, for the others.
 	run dkms status -m lwnfs -k "$cloud"
@@ -269,6 +269,6 @@ all_kernels() {
 	[[ $output != *"$cloud"* ]]
 	run ! compgen -G "/var/lib/dkms/lwnfs/*/$cloud"
 	run ! compgen -G "/var/lib/dkms/lwnfs/kernel-$cloud-*"
-	[ ! -e "/lib/modules/$cloud" ]
-	[ "$(built_for)" = "$(kernels)" ]
+	assert [ ! -e "/lib/modules/$cloud" ]
+	assert [ "$(built_for)" = "$(kernels)" ]
 }

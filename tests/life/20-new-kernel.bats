@@ -23,39 +23,39 @@ kernels() {
 
 @test "booted by systemd on the new kernel: lwnfs mounted from /etc/fstab, a counter counts" {
 	local state
-	[ "$(cat /proc/1/comm)" = systemd ]
+	assert [ "$(cat /proc/1/comm)" = systemd ]
 	state=$(systemctl is-system-running) || :
 	echo "is-system-running: $state"
 	systemctl list-units --state=failed --no-pager
-	[ "$(systemctl is-active lwnfs.mount)" = active ]
-	[ "$(findmnt -n -o FSTYPE /lwnfs)" = lwnfs ]
-	[ "$(cat /sys/module/lwnfs/version)" = "$VERSION" ]
-	[ "$(cat /lwnfs/counter)" = 0 ]
-	[ "$(cat /lwnfs/counter)" = 1 ]
-	[ "$state" = running ]
+	assert [ "$(systemctl is-active lwnfs.mount)" = active ]
+	assert [ "$(findmnt -n -o FSTYPE /lwnfs)" = lwnfs ]
+	assert [ "$(cat /sys/module/lwnfs/version)" = "$VERSION" ]
+	assert [ "$(cat /lwnfs/counter)" = 0 ]
+	assert [ "$(cat /lwnfs/counter)" = 1 ]
+	assert [ "$state" = running ]
 }
 
 @test "booted on the new kernel: dkms status shows lwnfs installed for both kernels" {
 	dkms status -m lwnfs
-	[ "$(kernels | wc -l)" = 2 ]
+	assert [ "$(kernels | wc -l)" = 2 ]
 	for k in $(kernels); do
 		dkms status -m lwnfs -v "$VERSION" -k "$k" | grep -q ': installed'
 	done
-	[ "$(dkms_state)" = installed ]
+	assert [ "$(dkms_state)" = installed ]
 }
 
 @test "on the new kernel: modprobe lwnfs, mount -t lwnfs, and mount by the fstab line" {
 	modprobe lwnfs
-	[ "$(cat /sys/module/lwnfs/version)" = "$VERSION" ]
+	assert [ "$(cat /sys/module/lwnfs/version)" = "$VERSION" ]
 	rmmod lwnfs
 	mkdir -p "$MNT"
 	mount -t lwnfs lwnfs "$MNT"
-	[ "$(cat "$C")" = 0 ]
+	assert [ "$(cat "$C")" = 0 ]
 	umount "$MNT"
 	mount /lwnfs
-	[ "$(findmnt -n -o FSTYPE /lwnfs)" = lwnfs ]
+	assert [ "$(findmnt -n -o FSTYPE /lwnfs)" = lwnfs ]
 	# The module stayed loaded: its counter goes on.
-	[ "$(cat /lwnfs/counter)" = 1 ]
+	assert [ "$(cat /lwnfs/counter)" = 1 ]
 }
 
 @test "Debian's autopkgtest (debian/tests and autodep8's dkms test) passes for both kernels' headers" {
@@ -91,7 +91,7 @@ kernels() {
 	# it was 8, "all non-superficial tests were skipped"); a skip of ours
 	# (no headers for the running kernel) would be 8 again.  The summary
 	# has a line a test, "NAME<spaces>PASS".
-	[ "$status" = 0 ]
+	assert [ "$status" = 0 ]
 	[[ $output =~ $'\n'"modprobe-mount "+"PASS"($'\n'|$) ]]
 	[[ $output =~ $'\n'"dkms-autopkgtest "+"PASS" ]]
 	# Its summary, a line a kernel: "I: PASS KERNEL" from bookworm's dkms
@@ -105,5 +105,5 @@ kernels() {
 @test "purging lwnfs-dkms leaves nothing behind, for either kernel" {
 	dpkg --purge lwnfs-dkms
 	no_lwnfs_left
-	[ ! -e /usr/share/doc/lwnfs-dkms ]
+	assert [ ! -e /usr/share/doc/lwnfs-dkms ]
 }

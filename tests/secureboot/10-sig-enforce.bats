@@ -7,17 +7,17 @@ load helpers
 
 @test "module.sig_enforce=1: the kernel enforces module signatures" {
 	grep -qw module.sig_enforce=1 /proc/cmdline
-	[ "$(cat /sys/module/module/parameters/sig_enforce)" = Y ]
+	assert [ "$(cat /sys/module/module/parameters/sig_enforce)" = Y ]
 }
 
 @test "sig_enforce: an unsigned lwnfs.ko is refused, nothing is loaded" {
-	[ -z "$(modinfo -F signer "$SB/lwnfs-unsigned.ko")" ]
+	assert [ -z "$(modinfo -F signer "$SB/lwnfs-unsigned.ko")" ]
 	refused "$SB/lwnfs-unsigned.ko" "Key was rejected by service" \
 		"Loading of unsigned module is rejected"
 }
 
 @test "sig_enforce: lwnfs.ko signed with a key the kernel does not trust is refused" {
-	[ "$(modinfo -F signer "$SB/lwnfs-untrusted.ko")" = "lwnfs test key, trusted by no kernel" ]
+	assert [ "$(modinfo -F signer "$SB/lwnfs-untrusted.ko")" = "lwnfs test key, trusted by no kernel" ]
 	refused "$SB/lwnfs-untrusted.ko" "Key was rejected by service" \
 		"Loading of module with unavailable key is rejected"
 }

@@ -16,7 +16,7 @@ setup() {
 @test "lockdown=integrity: the kernel is locked down, sig_enforce is off" {
 	grep -qw lockdown=integrity /proc/cmdline
 	grep -qF '[integrity]' /sys/kernel/security/lockdown
-	[ "$(cat /sys/module/module/parameters/sig_enforce)" = N ]
+	assert [ "$(cat /sys/module/module/parameters/sig_enforce)" = N ]
 }
 
 @test "lockdown: an unsigned lwnfs.ko is refused, nothing is loaded" {

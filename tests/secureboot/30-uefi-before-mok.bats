@@ -11,15 +11,15 @@ load uefi
 }
 
 @test "DKMS built lwnfs for this kernel and signed it with its own key" {
-	[ -s "$DKMS_KEY" ]
-	[ "$(openssl x509 -inform DER -in "$DKMS_CERT" -noout -subject)" = "subject=CN = $DKMS_SIGNER" ]
+	assert [ -s "$DKMS_KEY" ]
+	assert [ "$(openssl x509 -inform DER -in "$DKMS_CERT" -noout -subject)" = "subject=CN = $DKMS_SIGNER" ]
 	dkms_signed
 }
 
 @test "before enrollment: mokutil --test-key says the DKMS key is not enrolled" {
 	run mokutil --test-key "$DKMS_CERT"
 	echo "$output"
-	[ "$output" = "$DKMS_CERT is not enrolled" ]
+	assert [ "$output" = "$DKMS_CERT is not enrolled" ]
 	run mokutil --list-enrolled
 	echo "$output"
 	[[ $output != *"CN=$DKMS_SIGNER"* ]]

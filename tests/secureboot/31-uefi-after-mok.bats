@@ -13,7 +13,7 @@ load uefi
 @test "the DKMS key is enrolled: mokutil --test-key and --list-enrolled say so" {
 	run mokutil --test-key "$DKMS_CERT"
 	echo "$output"
-	[ "$output" = "$DKMS_CERT is already enrolled" ]
+	assert [ "$output" = "$DKMS_CERT is already enrolled" ]
 	run mokutil --list-enrolled
 	echo "$output"
 	[[ $output == *"Subject: CN=$DKMS_SIGNER"* ]]
@@ -24,7 +24,7 @@ load uefi
 	# The kernel names a key by its subject and its subject key identifier.
 	id=$(openssl x509 -inform DER -in "$DKMS_CERT" -noout -ext subjectKeyIdentifier |
 		sed -n 's/^ *\([0-9A-F:]*\)$/\1/p' | tr -d : | tr A-F a-f)
-	[ -n "$id" ]
+	assert [ -n "$id" ]
 	dmesg | grep -F "Loading X.509 certificate: UEFI:MokListRT"
 	dmesg | grep -F "Loaded X.509 cert '$DKMS_SIGNER: $id'"
 }
@@ -33,13 +33,13 @@ load uefi
 	dkms_signed
 	klog_mark
 	modprobe lwnfs
-	[ -d /sys/module/lwnfs ]
+	assert [ -d /sys/module/lwnfs ]
 	# Out of tree (O), and signed with a key the kernel trusts: no E.
-	[ "$(cat /sys/module/lwnfs/taint)" = O ]
+	assert [ "$(cat /sys/module/lwnfs/taint)" = O ]
 	mkdir -p "$MNT"
 	mount -t lwnfs lwnfs "$MNT"
-	[ "$(cat "$C")" = 0 ]
-	[ "$(cat "$C")" = 1 ]
+	assert [ "$(cat "$C")" = 0 ]
+	assert [ "$(cat "$C")" = 1 ]
 	klog_since_mark >"$BATS_TEST_TMPDIR/klog"
 	run ! grep -E "Lockdown|rejected|verification failed" "$BATS_TEST_TMPDIR/klog"
 }

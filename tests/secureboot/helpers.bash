@@ -11,7 +11,7 @@ SB=$TREE/build/secureboot
 
 # nothing_loaded: no lwnfs module, filesystem type or mount.
 nothing_loaded() {
-	[ ! -e /sys/module/lwnfs ]
+	assert [ ! -e /sys/module/lwnfs ]
 	run ! grep -qw lwnfs /proc/modules
 	run ! grep -qw lwnfs /proc/filesystems
 	run ! grep -qw lwnfs /proc/mounts
@@ -25,8 +25,8 @@ refused_by() {
 	klog_mark
 	run "$@"
 	echo "$output"
-	[ "$status" = 1 ]
-	[ "$output" = "$expected" ]
+	assert [ "$status" = 1 ]
+	assert [ "$output" = "$expected" ]
 	klog_since_mark | grep -F -- "$klog"
 	nothing_loaded
 }
@@ -41,7 +41,7 @@ refused() {
 installed_for_modprobe() {
 	install -D -m 644 "$SB/lwnfs-unsigned.ko" "/lib/modules/$(uname -r)/extra/lwnfs.ko"
 	depmod -a "$(uname -r)"
-	[ "$(modinfo -F filename lwnfs)" = "/lib/modules/$(uname -r)/extra/lwnfs.ko" ]
+	assert [ "$(modinfo -F filename lwnfs)" = "/lib/modules/$(uname -r)/extra/lwnfs.ko" ]
 }
 
 # mount_refused ERROR KLOG: mount -t lwnfs, which has the kernel run
@@ -51,7 +51,7 @@ mount_refused() {
 	mkdir -p "$MNT"
 	run mount -t lwnfs lwnfs "$MNT"
 	echo "$output"
-	[ "$status" = 32 ]
+	assert [ "$status" = 32 ]
 	[[ $output == *"unknown filesystem type 'lwnfs'"* ]]
 	refused_by "$2" "modprobe: ERROR: could not insert 'lwnfs': $1" modprobe lwnfs
 }

@@ -33,22 +33,22 @@ teardown() {
 secure_boot_on() {
 	run mokutil --sb-state
 	echo "$output"
-	[ "$status" = 0 ]
-	[ "$output" = "SecureBoot enabled" ]
+	assert [ "$status" = 0 ]
+	assert [ "$output" = "SecureBoot enabled" ]
 	dmesg | grep -F "secureboot: Secure boot enabled"
 	[[ " $(cat /proc/cmdline) " != *" lockdown="* ]]
 	[[ " $(cat /proc/cmdline) " != *" module.sig_enforce="* ]]
-	[ "$(cat /sys/kernel/security/lockdown)" = "none [integrity] confidentiality" ]
+	assert [ "$(cat /sys/kernel/security/lockdown)" = "none [integrity] confidentiality" ]
 	dmesg | grep -F "Kernel is locked down from EFI Secure Boot; see man kernel_lockdown.7"
-	[ "$(cat /sys/module/module/parameters/sig_enforce)" = Y ]
+	assert [ "$(cat /sys/module/module/parameters/sig_enforce)" = Y ]
 }
 
 # dkms_signed: lwnfs as DKMS installed it for this kernel, signed with
 # DKMS's key: the signature's key is the certificate's serial number.
 dkms_signed() {
 	local serial
-	[ "$(modinfo -F filename lwnfs)" = "/lib/modules/$(uname -r)/updates/dkms/lwnfs.ko" ]
-	[ "$(modinfo -F signer lwnfs)" = "$DKMS_SIGNER" ]
+	assert [ "$(modinfo -F filename lwnfs)" = "/lib/modules/$(uname -r)/updates/dkms/lwnfs.ko" ]
+	assert [ "$(modinfo -F signer lwnfs)" = "$DKMS_SIGNER" ]
 	serial=$(openssl x509 -inform DER -in "$DKMS_CERT" -noout -serial)
-	[ "$(modinfo -F sig_key lwnfs | tr -d :)" = "${serial#serial=}" ]
+	assert [ "$(modinfo -F sig_key lwnfs | tr -d :)" = "${serial#serial=}" ]
 }

@@ -62,9 +62,9 @@ label() {
 
 @test "the kernel runs SELinux, permissive, under the test's policy" {
 	grep -qw security=selinux /proc/cmdline
-	[ "$(cat /sys/fs/selinux/enforce)" = 0 ]
-	[ "$(as_context "$MAKER" cat /proc/self/attr/current | tr -d '\0')" = "$MAKER" ]
-	[ "$(label "$MNT")" = system_u:object_r:lwnfs_t ]
+	assert [ "$(cat /sys/fs/selinux/enforce)" = 0 ]
+	assert [ "$(as_context "$MAKER" cat /proc/self/attr/current | tr -d '\0')" = "$MAKER" ]
+	assert [ "$(label "$MNT")" = system_u:object_r:lwnfs_t ]
 }
 
 # security_inode_init_security() is what labels a new inode: without it
@@ -79,16 +79,16 @@ label() {
 		as_context "$MAKER" mkdir "$d/dir"
 		run label "$d/made"
 		echo "$d/made: $output"
-		[ "$output" = "$MADE" ]
+		assert [ "$output" = "$MADE" ]
 		run label "$d/dir"
 		echo "$d/dir: $output"
-		[ "$output" = "$MADE" ]
+		assert [ "$output" = "$MADE" ]
 	done
-	[ "$(cat "$MNT/made")" = 0 ]
+	assert [ "$(cat "$MNT/made")" = 0 ]
 	run label "$C"
-	[ "$output" = system_u:object_r:lwnfs_t ]
+	assert [ "$output" = system_u:object_r:lwnfs_t ]
 	run label "$MNT/subdir/subcounter"
-	[ "$output" = system_u:object_r:lwnfs_t ]
+	assert [ "$output" = system_u:object_r:lwnfs_t ]
 }
 
 @test "what root makes, under no transition, takes its directory's type, as on tmpfs" {
@@ -96,7 +96,7 @@ label() {
 	mount -t tmpfs tmpfs "$TMPFS"
 	touch "$MNT/rootmade" "$TMPFS/rootmade"
 	run label "$MNT/rootmade"
-	[ "$output" = system_u:object_r:lwnfs_t ]
+	assert [ "$output" = system_u:object_r:lwnfs_t ]
 	run label "$TMPFS/rootmade"
-	[ "$output" = system_u:object_r:tmpfs_t ]
+	assert [ "$output" = system_u:object_r:tmpfs_t ]
 }
