@@ -3,23 +3,13 @@
 #
 # Usage: tests/checks/backport.sh [RELEASE]
 #
-# On the host: lwnfs finds kernel features in the headers, not in the
-# version number.  Copies the headers of RELEASE (default: the distro's
-# kernel, 6.1 on bookworm) three times and builds lwnfs W=1 against each:
-#  1. as they are, then again, without a clean, after ->create() is
-#     changed in place to the way 7.3 declares it (no "bool excl"), as a
-#     distribution's update of the headers under the same release would
-#     backport it: the second build must run the probes again and find
-#     IOP_CREATE_NO_EXCL, the rest unchanged, and succeed, warning-free;
-#  2. with the version saying 4.19: the build must stop with the one line
-#     that names the oldest supported kernel;
-#  3. without generic_delete_inode(), and no inode_just_drop() either (a
-#     kernel that renamed it to a name lwnfs does not know): the build
-#     must stop with the one line that names the API and where to read;
-# and once with a compiler that dies on one probe, as one killed when out
-# of memory does: the build must stop, naming the probe, and not take the
-# old form for the missing answer.
-# Prints "backport: ok" lines; exits non-zero on a failure.
+# lwnfs finds kernel features in the headers, not in the version number.
+# Builds lwnfs W=1 against copies of RELEASE's headers (default: the
+# distro's kernel): 1. changed in place to 7.3's ->create(), the build
+# again, without a clean, must find it; 2. saying 4.19, and 3. without
+# either form of inode_just_drop(), the build must stop with one line
+# naming it; 4. with a compiler that dies on one probe, it must stop
+# naming the probe, not take the old form.
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
