@@ -4,7 +4,7 @@
 # make check: install what is missing, build lwnfs W=1 for the distro's
 # kernel and the Debian package, check on the host that kernel features
 # are found in the headers (backport.sh), that docs/walkthrough.md's
-# excerpts are still the code's (walkthrough-check.sh), that every doc
+# excerpts are still the code's (walkthrough-check.pl), that every doc
 # is still true to the tree (docs-check.sh), that docs/results.md is what
 # docs/data/*.json make (results-check.sh),
 # that every promise of lwnfs.5 is mapped to its tests
@@ -41,7 +41,7 @@ lwnfs_quiet "$log" "the build failed" make --no-print-directory KERNELRELEASE="$
 lwnfs_quiet "$log" "make deb failed" make --no-print-directory deb
 
 tests/checks/backport.sh "$release"
-tests/checks/walkthrough-check.sh
+tests/checks/walkthrough-check.pl
 tests/checks/docs-check.sh
 tests/checks/results-check.sh
 tests/checks/verdict-check.sh
