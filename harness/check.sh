@@ -8,7 +8,7 @@
 # is still true to the tree (docs-check.sh), that docs/results.md is what
 # docs/data/*.json make (results-check.sh),
 # that every promise of lwnfs.5 is mapped to its tests
-# (promises-check.sh), that the Makefile's and deps.sh's one-line
+# (promises-check.pl), that the Makefile's and deps.sh's one-line
 # refusals say what they should on faked hosts (refusals-check.sh) and
 # that the verdict on a guest's kernel log and exit status is sound
 # (verdict-check.sh), and
@@ -45,7 +45,7 @@ tests/checks/walkthrough-check.pl
 tests/checks/docs-check.sh
 tests/checks/results-check.sh
 tests/checks/verdict-check.sh
-tests/checks/promises-check.sh
+tests/checks/promises-check.pl
 tests/checks/refusals-check.sh
 
 # The host's release names its row of tests/data/skips.
