@@ -3,10 +3,9 @@
 #
 # make check: install what is missing, build lwnfs W=1 for the distro's
 # kernel and the Debian package, check on the host that kernel features
-# are found in the headers (backport.sh), that docs/walkthrough.md's
-# excerpts are still the code's (walkthrough-check.pl), that every doc
-# is still true to the tree (docs-check.pl), that docs/results.md is what
-# docs/data/*.json make (results-check.sh),
+# are found in the headers (backport.sh), that every doc is still true
+# to the tree, docs/walkthrough.md's excerpts included (docs-check.pl),
+# that docs/results.md is what docs/data/*.json make (results-check.sh),
 # that every promise of lwnfs.5 is mapped to its tests
 # (promises-check.pl), that the Makefile's and deps.sh's one-line
 # refusals say what they should on faked hosts (refusals-check.sh) and
@@ -41,7 +40,6 @@ lwnfs_quiet "$log" "the build failed" make --no-print-directory KERNELRELEASE="$
 lwnfs_quiet "$log" "make deb failed" make --no-print-directory deb
 
 tests/checks/backport.sh "$release"
-tests/checks/walkthrough-check.pl
 tests/checks/docs-check.pl
 tests/checks/results-check.sh
 tests/checks/verdict-check.sh

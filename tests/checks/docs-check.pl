@@ -4,15 +4,11 @@
 # Usage: tests/checks/docs-check.pl
 #
 # Are the docs (README.md, lwnfs.5, docs/*.md) still true to the tree?
-# Each path, link and #anchor a doc names exists; each lwnfs_ or LWNFS_
-# name, and each other C name in backticks or written name(), is the
-# code's (or the harness's, or on the lists below); each constant a doc
-# states is the code's value; each make command names a target of the
-# Makefile; lwnfs.5's ERRORS lists each errno the code returns, and no
-# other; each @test named is a test; each message README.md's
-# Troubleshooting quotes is one the tree says or tests; no doc but
-# docs/results.md states a measured figure; make help and
-# docs/testing.md's table name the same targets and make lint's tools.
+# The paths, links, anchors, C names, @test names, constants and make
+# commands they give; their excerpts ("From FILE:" and a block) and table
+# of probes (conftest.sh's); lwnfs.5's ERRORS against the code's errnos;
+# README.md's Troubleshooting messages; no measured figure outside
+# docs/results.md; make help against docs/testing.md's table.
 use strict;
 use warnings;
 use File::Basename qw(dirname);
@@ -89,7 +85,7 @@ my ($code, $build, $in_harness) = (words(qw(lwnfs.c lwnfs.h conftest.sh Kbuild))
 # span (in backticks), sh (a line of a sh block), make (a make command in
 # bold in lwnfs.5), path, link, heading, name (lwnfs_*, LWNFS_*), kname
 # (another C name: a span of one with an underscore, or name()).
-my @said;
+my (@said, @excerpts, %row);
 sub said { push @said, [@_] }
 sub paths {
 	my ($f, $n, $s) = @_;
@@ -106,7 +102,7 @@ sub names {
 	for ($s =~ /\b([A-Za-z_]\w*)\(\)/g) { said($f, $n, 'kname', $_) unless /^(?:lwnfs|LWNFS)_/ }
 }
 for my $f (@docs) {
-	my ($fence, $lang) = (0, '');
+	my ($fence, $lang, $before, $block) = (0, '', '');
 	my @lines = split /\n/, slurp($f);
 	for my $i (0 .. $#lines) {
 		my ($l, $n) = ($lines[$i], $i + 1);
@@ -120,8 +116,19 @@ for my $f (@docs) {
 			names($f, $n, $t =~ s/\\f[BIRP]//gr);
 			next;
 		}
-		if ($l =~ /^```(.*)/) { ($fence, $lang) = $fence ? (0, '') : (1, $1); next }
+		if ($l =~ /^```(.*)/) {
+			# an excerpt: the block after a line "From FILE:"
+			push @excerpts, [@$block, $1] if $fence && $before =~ /^From (\S+):$/;
+			($fence, $lang, $before, $block) = $fence ? (0, '', $l) : (1, $1, $before, ["$f:$n", []]);
+			next;
+		}
+		push @{$block->[1]}, $l if $fence;
 		if ($fence) { said($f, $n, 'sh', $l), paths($f, $n, $l) if $lang eq 'sh'; next }
+		$before = $l if $l =~ /\S/;
+		# the table of probes: a row with a probe (`IOP_IDMAP`) and a kernel (6.3)
+		my @cells = $l =~ /^\|/ ? map { s/^\s+|\s+$//gr } split /\|/, $l : ();
+		my ($probe, $kernel) = ((map { /^`([A-Z][A-Z0-9_]*)`$/ } @cells), grep { /^\d+\.\d+$/ } @cells);
+		$row{$probe} = ["$f:$n", $kernel] if $probe && $kernel;
 		paths($f, $n, $l);
 		my @part = split /`/, $l, -1;
 		for my $j (0 .. $#part) {
@@ -189,6 +196,41 @@ for (@said) {
 		problem("$where: $t is not in the code, and not on docs-check.pl's list of names");
 	}
 }
+
+# --- Excerpts and the table of probes ------------------------------------
+# An excerpt is a run of its file's lines, byte for byte; else the first of
+# its lines that no run of the file's matches with those before it.
+for (@excerpts) {
+	my ($where, $want, $file) = @$_;
+	$n{excerpts}++;
+	if (!-f $file) { problem("$where: an excerpt from $file, which is not in the tree"); next }
+	my @have = split /\n/, slurp($file), -1;
+	my $best = 0;
+	for my $i (0 .. $#have) {
+		my $j = 0;
+		$j++ while $j < @$want && $i + $j < @have && $have[$i + $j] eq $want->[$j];
+		$best = $j if $j > $best;
+	}
+	next if $best == @$want;
+	problem("$where: the excerpt differs from $file at its line " . ($best + 1) . ": " . $want->[$best] =~ s/\t/\\t/gr);
+}
+# Each probe of conftest.sh has a row; its kernel is the version its
+# comment starts with.
+my ($comment, %probe) = ('');
+for (split /\n/, slurp('conftest.sh')) {
+	if (/^#/) { $comment ||= $_; next }
+	$probe{$1} = $comment if /^probe\s+(\S+)/;
+	$comment = '';
+}
+for my $p (sort keys %row) {
+	my ($where, $kernel) = @{$row{$p}};
+	$n{probes}++;
+	if (!defined $probe{$p}) { problem("$where: conftest.sh has no \"probe $p\"") }
+	elsif ($probe{$p} !~ /^# \Q$kernel\E(?:[^0-9.]|$)/) {
+		problem("$where: probe $p says $kernel, its comment in conftest.sh: " . ($probe{$p} || 'none'));
+	}
+}
+problem("conftest.sh's probe $_ has no row in a doc's table of probes") for grep { !$row{$_} } sort keys %probe;
 
 # --- Constants -----------------------------------------------------------
 # What the code has, in decimal: lwnfs.h's numeric defines, the fixed
