@@ -55,7 +55,7 @@ stops() {
 	! build "$1" "${@:4}" || fail "the build against $2 succeeded"
 	{ grep -qE -- "$3" "$1/build.log" && [ "$(grep -c -i 'error' "$1/build.log")" -le 3 ]; } ||
 		{ cat "$1/build.log" >&2; fail "$2: not the one line $3"; }
-	echo "backport: ok: $2 stop the build with: $(grep 'lwnfs: error' "$1/build.log")"
+	echo "backport: ok: $2: the build stops with: $(grep 'lwnfs: error' "$1/build.log")"
 }
 
 # The flavour's headers or the common ones, whichever holds the file.
