@@ -3,12 +3,11 @@
 #
 # make check: install what is missing, build lwnfs W=1 for the distro's
 # kernel and the Debian package, check on the host that kernel features
-# are found in the headers (backport.sh), that docs/walkthrough.md's
-# excerpts are still the code's (walkthrough-check.sh), that every doc
-# is still true to the tree (docs-check.sh), that docs/results.md is what
-# docs/data/*.json make (results-check.sh),
+# are found in the headers (backport.sh), that every doc is still true
+# to the tree, docs/walkthrough.md's excerpts included (docs-check.pl),
+# that docs/results.md is what docs/data/*.json make (results-check.sh),
 # that every promise of lwnfs.5 is mapped to its tests
-# (promises-check.sh), that the Makefile's and deps.sh's one-line
+# (promises-check.pl), that the Makefile's and deps.sh's one-line
 # refusals say what they should on faked hosts (refusals-check.sh) and
 # that the verdict on a guest's kernel log and exit status is sound
 # (verdict-check.sh), and
@@ -41,11 +40,10 @@ lwnfs_quiet "$log" "the build failed" make --no-print-directory KERNELRELEASE="$
 lwnfs_quiet "$log" "make deb failed" make --no-print-directory deb
 
 tests/checks/backport.sh "$release"
-tests/checks/walkthrough-check.sh
-tests/checks/docs-check.sh
+tests/checks/docs-check.pl
 tests/checks/results-check.sh
 tests/checks/verdict-check.sh
-tests/checks/promises-check.sh
+tests/checks/promises-check.pl
 tests/checks/refusals-check.sh
 
 # The host's release names its row of tests/data/skips.

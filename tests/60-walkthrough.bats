@@ -12,5 +12,5 @@ teardown() {
 @test "the walkthrough's sessions print what the page shows" {
 	# They load lwnfs themselves, from a fresh start, and unload it.
 	unload_lwnfs
-	"$TREE/tests/checks/walkthrough-check.sh" --run "$KO"
+	"$TREE/tests/checks/walkthrough-run.pl" "$KO"
 }

@@ -3,22 +3,9 @@
 #
 # Usage: tests/checks/verdict-check.sh
 #
-# On the host: is the harness's verdict on a guest run (harness/settings.sh)
-# sound?
-#  - LWNFS_KERNEL_BAD matches each of LWNFS_KERNEL_BAD_SAMPLES (every
-#    architecture's form of a stack, a fault, a hung task, an RCU stall)
-#    and none of LWNFS_KERNEL_GOOD_SAMPLES;
-#  - each LWNFS_EXIT_* status is its own, none is 0, 1 or 2, nor one that
-#    timeout(1) or a signal gives (124 and up), and lwnfs_status_says reads
-#    a timeout as a timeout, never as a kernel-log problem;
-#  - harness/tap-count.sh counts a skip that tests/data/skips expects for
-#    the row as a skip, and fails any other skip, and a test listed there
-#    that passed.
-# Prints one line per problem on stderr and exits 1; else "verdict: ok".
-#
-# To see it fail: set LWNFS_EXIT_KERNEL_LOG=124 in harness/settings.sh,
-# or add '[ 1.0] Call trace:' to LWNFS_KERNEL_GOOD_SAMPLES, or count every
-# "# skip" as a skip in harness/tap-count.sh.
+# Is the harness's verdict on a guest run sound?  LWNFS_KERNEL_BAD
+# (harness/settings.sh) against its samples, the LWNFS_EXIT_* statuses,
+# and harness/tap-count.sh's reading of expected skips.
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
