@@ -2,17 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Usage: harness/debug-kernel.sh [debug|kcsan]
-# Build (once; then print from the cache) a checking kernel from Debian's
-# linux-source package: x86_64_defconfig, the kernel's kvm_guest.config,
-# harness/kconfig/guest.config and harness/kconfig/FLAVOUR.config (debug,
-# the default: KASAN, kmemleak, lockdep, UBSAN, KFENCE and fault
-# injection; kcsan: the data-race detector), merged with the kernel's
-# scripts/kconfig/merge_config.sh.  Every line of the two fragments is
-# checked in the final .config.  Prints the build directory:
-# arch/x86/boot/bzImage is the kernel, lwnfs builds against it with
-# KDIR=<dir>, and <dir>/modroot holds its /lib/modules.  The source is
-# unpacked once for both; a kernel is rebuilt (incrementally) when its
-# fragments or the source change.
+#
+# Build once, cached, a checking kernel from Debian's linux-source, and
+# print its build directory: arch/x86/boot/bzImage, KDIR for lwnfs, and
+# modroot/, its /lib/modules.  Rebuilt, incrementally, when the source,
+# a fragment or this script changes.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,13 +21,11 @@ tarball=/usr/src/linux-source-$series.tar.xz
 src=$LWNFS_CACHE/linux-src-$series
 dir=$LWNFS_CACHE/kernel-$series-$flavour
 # One build at a time: the flavours share the unpacked source, and a
-# second caller (make mutants-kcsan while a kernel is built by hand)
-# waits, then finds the kernel built.
+# second caller waits, then finds the kernel built.
 mkdir -p "$LWNFS_CACHE"
 exec 9>"$LWNFS_CACHE/debug-kernel.lock"
 flock 9
 
-# The source, once per tarball.
 source_stamp=$(stat -c %Y "$tarball")
 if [ "$(cat "$src/.lwnfs-unpacked" 2>/dev/null)" != "$source_stamp" ]; then
 	rm -rf "$src"

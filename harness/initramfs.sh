@@ -2,14 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Usage: harness/initramfs.sh RELEASE OUTPUT [MODROOT [BUS]]
-# Build a busybox initramfs for kernel RELEASE that loads the virtio, 9p and
-# overlay modules (from MODROOT/lib/modules, default /; MODROOT's busybox
-# when it has one) and mounts the root
-# vm.sh shares read-only over 9p (the host's, or a Debian root made by
-# root.sh) under a tmpfs overlay as the guest's root; with lwnfs_rw=1 on
-# the kernel command line (vm.sh -w), the shared root itself, writable.
-# BUS "sd" (vm.sh's machines with no virtio): the ext4 module instead, and
-# the root is the card lwnfs_card=DEVICE names, written to.
+#
+# vm.sh's busybox initramfs for kernel RELEASE (modules and busybox from
+# MODROOT, default /): the 9p root read-only under a tmpfs overlay, or
+# written through with lwnfs_rw=1; BUS "sd": the ext4 card lwnfs_card names.
 set -euo pipefail
 
 release=$1 out=$2 modroot=${3:-/} bus=${4:-pci}

@@ -3,20 +3,10 @@
 #
 # Usage: harness/life-archive.sh ROOT UPGRADE_SUITE [PACKAGE...]
 #
-# For a DKMS-life root that root.sh is making (bookworm-life, trixie-life:
-# a kernel image and no headers): fetch from Debian's archive what the
-# tests in tests/life/ install with apt in an offline guest, and make it
-# the root's only apt source, a local archive in ROOT/srv/lwnfs-archive:
-#  - the headers of the root's own kernel (linux-headers-RELEASE), which
-#    a user installs after the package;
-#  - the newer kernel, image and headers, of UPGRADE_SUITE (the release's
-#    backports), as "apt install -t SUITE linux-image-amd64
-#    linux-headers-amd64" brings it: the kernel upgrade;
-#  - the PACKAGEs, such as what Debian's dkms autopkgtest installs
-#    (autodep8 makes it depend on linux-doc; it wants dctrl-tools);
-# each with whatever it needs that the root does not have.  apt then
-# finds them as it would in the archive, and the kernel's and DKMS's
-# maintainer scripts run as on a user's machine.
+# For root.sh making a life root: fetch what tests/life installs with apt
+# (the root kernel's headers, UPGRADE_SUITE's kernel and headers, the
+# PACKAGEs, with what they need) into ROOT/srv/lwnfs-archive, and make
+# that local archive the root's only apt source: the guest is offline.
 set -euo pipefail
 
 usage='usage: life-archive.sh ROOT UPGRADE_SUITE [PACKAGE...]'
@@ -46,12 +36,10 @@ in_root "${get[@]}" install -t "$suite" linux-image-amd64 linux-headers-amd64
 rmdir "$root$archive/partial"
 rm -f "$root$archive/lock"
 
-# The guest writes to this root over 9p, where dpkg's fsync of every file
-# it unpacks costs a round trip to the host each: unsafe-io, as in
-# containers and chroots (a crash of the guest is never recovered from).
+# Over 9p each of dpkg's fsyncs is a round trip to the host; a crashed
+# guest is never recovered from anyway.
 echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/lwnfs-unsafe-io"
 
-# The local archive, and nothing else: the guest has no network.
 in_root sh -c "cd $archive && apt-ftparchive packages . >Packages"
 [ -s "$root$archive/Packages" ] || { echo "life-archive: nothing fetched" >&2; exit 1; }
 rm "$root/etc/apt/sources.list.d/upgrade.list"

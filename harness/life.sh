@@ -1,57 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/life.sh RELEASE...    (bookworm, trixie)
+# Usage: harness/life.sh RELEASE...   (make check-life; bookworm, trixie)
 #
-# make check-life: the life of the lwnfs-dkms package on a Debian user's
-# machine, for each RELEASE, in three guests that write to one root, a
-# fresh copy of RELEASE's life root (root.sh RELEASE-life: its kernel
-# image without headers, systemd, and an offline archive of what apt
-# installs), whose /etc/fstab gets the line README.md and lwnfs.5 give:
-#  - a boot as the machine boots, the release's systemd as PID 1, on the
-#    release's kernel with no lwnfs for it
-#    (tests/life/00-boot-without-lwnfs.bats): the fstab line must not
-#    stop the boot;
-#  - first boot, on the release's kernel (tests/life/10-first-kernel.bats):
-#    make without headers; the package installed without headers, then
-#    the headers; an upgrade of the package to a higher version, built
-#    here from this tree and not committed, while lwnfs is mounted and a
-#    file open; the downgrade back; a kernel upgrade with apt, the
-#    release's backports kernel, image and headers; a third kernel, the
-#    release's cloud flavour, the package installed again with three
-#    kernels, then that kernel removed;
-#  - second boot, under systemd again, on the backports kernel, the same
-#    root (tests/life/20-new-kernel.bats): lwnfs mounted from /etc/fstab
-#    at boot; what DKMS built for the kernel on its own, modprobe, mount;
-#    Debian's autopkgtest of the package (autodep8's dkms test and the
-#    package's own); a purge that leaves nothing.
-# LWNFS_LIFE_BREAK breaks the machine or both packages, to see the suites
-# fail against a broken one: fstab-defaults gives /etc/fstab the line
-# with "defaults" in place of the documented options (a boot that stops
-# in the emergency target); new-kernel-fails builds them with a
-# conftest.sh that finds no form of an API on any kernel but the running
-# one (conftest-break.sh: the kernel upgrade's build fails, as on the day
-# a kernel moves an API); no-build-all gives dkms an empty
-# autoinstall_all_kernels (trixie's sets it) and leaves out the step
-# that gives the third kernel its build (dkms autoinstall -k), both done
-# by the guest;
-# no-autoinstall builds them without AUTOINSTALL (no build
-# for headers installed later, nor for a new kernel); keep-old gives them
-# a prerm that does nothing (an upgrade or a downgrade leaves the old
-# version in DKMS); no-dkms-depends drops dkms from their Depends (what
-# the first check of Debian's autopkgtest for -dkms packages is there to
-# find: it removes dkms and must then fail to build);
-# LWNFS_LIFE_FILTER=REGEX runs only the tests whose names match it
-# (bats --filter), in each boot (a boot none of whose tests match is
-# not booted): the tests a break is meant to fail, and
-# the ones they build on (each test goes on from the state the ones
-# before it left; the second boot comes only when the first passed and
-# installed a new kernel).
-# Prints the TAP of each boot, with what every test printed, passed or
-# not (what apt, dpkg and dkms said; the kernels DKMS built for), kept in
-# $LWNFS_CACHE/life-logs, and a closing "N passed, N failed, N
-# skipped" line; exits non-zero when a test fails or a guest does not
-# finish.
+# The life of lwnfs-dkms on a Debian user's machine: for each RELEASE,
+# the suites of tests/life, a guest each, written through to one fresh
+# copy of RELEASE's life root; each test goes on from what the ones
+# before it left.  LWNFS_LIFE_BREAK breaks the machine or the packages
+# (each break is said where it is made); LWNFS_LIFE_FILTER=REGEX is bats's
+# --filter, and a boot left with no test is not booted.  The TAP, with
+# every test's output, is kept in $LWNFS_CACHE/life-logs.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -64,8 +22,8 @@ next=${version%.*}.$((${version##*.} + 1))
 logs=$LWNFS_CACHE/life-logs
 mkdir -p "$logs"
 
-# package VERSION OUTDIR: lwnfs-dkms of this tree at VERSION (broken as
-# LWNFS_LIFE_BREAK says), built from a copy by that copy's build-deb.sh.
+# package VERSION OUTDIR: lwnfs-dkms of this tree at VERSION, broken as
+# LWNFS_LIFE_BREAK says, built by a copy's build-deb.sh.
 package() {
 	local v=$1 out=$2 tmp
 	tmp=$(mktemp -d)
@@ -82,8 +40,12 @@ package() {
 	fi
 	case ${LWNFS_LIFE_BREAK:-} in
 	'') ;;
+	# No build for headers installed later, nor for a new kernel.
 	no-autoinstall) sed -i '/^AUTOINSTALL=/d' "$tmp/src/dkms.conf" ;;
+	# No form of an API on any kernel but the running one: the build for
+	# the upgrade's kernel fails, as when a kernel moves an API.
 	new-kernel-fails) harness/conftest-break.sh "$tmp/src/conftest.sh" ;;
+	# no-build-all: tests/life/10-first-kernel.bats breaks dkms itself.
 	keep-old | no-dkms-depends | fstab-defaults | no-build-all) ;;
 	*) echo "life: unknown LWNFS_LIFE_BREAK=$LWNFS_LIFE_BREAK" >&2; exit 2 ;;
 	esac
@@ -92,10 +54,12 @@ package() {
 	keep-old | no-dkms-depends)
 		dpkg-deb -R "$out/lwnfs-dkms_${v}_all.deb" "$tmp/deb"
 		if [ "$LWNFS_LIFE_BREAK" = keep-old ]; then
-			# dh_dkms's prerm (dkms remove) replaced by one that does nothing.
+			# No dkms remove: an upgrade or a downgrade leaves the old
+			# version in DKMS.
 			printf '#!/bin/sh\nexit 0\n' >"$tmp/deb/DEBIAN/prerm"
 		else
-			# dkms, with or without a version, out of the list.
+			# dkms out of Depends, what the first check of Debian's dkms
+			# autopkgtest is there to find.
 			perl -i -ne 'if (/^Depends: (.*)/) { my @d = grep { !/^dkms(\s|$)/ } split /,\s*/, $1;
 				print "Depends: ", join(", ", @d), "\n" if @d } else { print }' "$tmp/deb/DEBIAN/control"
 			if grep -qE '^Depends:(.*[ ,])?dkms([ ,]|$)' "$tmp/deb/DEBIAN/control"; then
@@ -119,6 +83,7 @@ if [ "$(wc -l <<<"$fstab")" != 1 ] || [ "$fstab" != "$(grep -E '^lwnfs +/lwnfs +
 	echo "life: README.md and lwnfs.5 do not give one and the same /etc/fstab line for /lwnfs" >&2
 	exit 1
 fi
+# fstab-defaults: the boot stops in the emergency target.
 [ "${LWNFS_LIFE_BREAK:-}" != fstab-defaults ] || fstab=$(awk '{ $4 = "defaults"; print }' <<<"$fstab")
 
 # filtered_out SUITE: whether LWNFS_LIFE_FILTER leaves none of SUITE's tests.
@@ -127,9 +92,8 @@ filtered_out() {
 		! sed -n 's/^@test "\(.*\)" {$/\1/p' "$1" | grep -Eq -e "$LWNFS_LIFE_FILTER"
 }
 
-# boot [-s] ROOT RELEASE SUITE LOG: one guest on ROOT's kernel RELEASE
-# running the bats SUITE, written through to ROOT (-s: booted by the
-# root's own systemd); adds up its TAP.
+# boot [-s] ROOT RELEASE SUITE LOG: SUITE in a guest on ROOT's kernel
+# RELEASE, written through to ROOT (-s: under the root's systemd).
 boot() {
 	local systemd=()
 	[ "$1" != -s ] || { systemd=(-s); shift; }
@@ -163,8 +127,7 @@ for name; do
 	mkdir -p "$root"
 	cp -a "$pristine/." "$root/"
 	first=$(lwnfs_root_release "$root")
-	# A machine ID, as an installed machine has (mmdebstrap leaves the
-	# file empty, for images): else systemd's boots are first boots.
+	# mmdebstrap leaves no machine ID: else every boot is a first boot.
 	chroot "$root" systemd-machine-id-setup
 	lwnfs_copy_tree "$root" /srv/lwnfs
 	mkdir -p "$root/srv/lwnfs/build"

@@ -3,17 +3,10 @@
 #
 # Usage: harness/mok-enroll.sh VARS CERT
 #
-# Enroll the X.509 certificate CERT (DER, as DKMS's /var/lib/dkms/mok.pub,
-# or PEM) as a Machine Owner Key in the OVMF variable store VARS, in
-# place: what MokManager does at boot after "mokutil --import CERT" and a
-# yes at its prompt, done here on the host, as the issue allows, with the
-# tool made for it: virt-fw-vars --add-mok (python3-virt-firmware), which
-# adds CERT to shim's MokList variable (non-volatile, boot services only,
-# shim's GUID as owner, as MokManager writes it).  shim reads MokList at
-# the next boot and hands it to the kernel as MokListRT.
-# python3-virt-firmware is trixie's (bookworm has none): it runs in a
-# trixie root made for it once with mmdebstrap under
-# $LWNFS_CACHE/tools/virt-firmware and kept.
+# Enroll the certificate CERT (DER or PEM) in shim's MokList in the OVMF
+# variable store VARS, as MokManager does after "mokutil --import", with
+# virt-fw-vars --add-mok: trixie's python3-virt-firmware (bookworm has
+# none), in a trixie root made once under $LWNFS_CACHE/tools.
 set -euo pipefail
 
 usage='usage: mok-enroll.sh VARS CERT'
@@ -44,8 +37,7 @@ if [ "$(cat "$root/.lwnfs-packages" 2>/dev/null)" != "$record" ]; then
 	mv "$root.new" "$root"
 fi
 
-# The chroot sees only its root: the store and the certificate (as PEM,
-# which --add-mok reads) go in and the store comes out.
+# The chroot sees only its root: the store and CERT (PEM, for --add-mok) go in.
 work=$(mktemp -d "$root/tmp/mok-enroll.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cp "$vars" "$work/vars.fd"
@@ -56,7 +48,6 @@ if ! openssl x509 -inform DER -in "$cert" -out "$work/cert.pem" 2>/dev/null &&
 fi
 inside=/${work#"$root"/}
 chroot "$root" virt-fw-vars --loglevel warning --inplace "$inside/vars.fd" --add-mok "$shim_guid" "$inside/cert.pem" >&2
-# What the store holds now: the certificate must be in MokList.
 subject=$(openssl x509 -in "$work/cert.pem" -noout -subject -nameopt multiline |
 	sed -n 's/^ *commonName *= *//p')
 if ! chroot "$root" virt-fw-vars -i "$inside/vars.fd" --print --verbose 2>/dev/null |

@@ -4,14 +4,9 @@
 # Usage: harness/mutant.pl LIST
 #        harness/mutant.pl LIST NAME SOURCE
 #
-# Read the list of mutants LIST (tests/data/mutants, whose head gives its form).
-# With only LIST, check it and print one line per mutant: its name, the
-# bats file to run first, how it is run ("suites": by harness/mutants.sh;
-# "equivalent": not run; "kcsan": by harness/mutants-kcsan.sh; "selinux":
-# by harness/selinux.sh) and why (empty for "suites"), separated by tabs.  With NAME and SOURCE,
-# print SOURCE with mutant NAME applied.  Exits non-zero with a one-line
-# message when the list is malformed or a mutant's lines are not in
-# SOURCE exactly once.
+# LIST alone: check it, and print a line per mutant: its name, its
+# first bats file, its kind (suites, equivalent, kcsan, selinux) and why,
+# tab-separated.  With NAME and SOURCE: SOURCE with mutant NAME applied.
 use strict;
 use warnings;
 
@@ -47,8 +42,7 @@ while (my $line = <$fh>) {
 	} elsif ($line =~ /^([a-z0-9][a-z0-9-]*): \S/ && !$cur) {
 		my $n = $1;
 		die "mutant.pl: $where: $n is listed twice\n" if $mutants{$n};
-		# The name is written into the guest's kernel log, which the
-		# harness reads for problems (settings.sh's LWNFS_KERNEL_BAD).
+		# The name goes into the guest's kernel log (LWNFS_KERNEL_BAD).
 		die "mutant.pl: $where: $n holds a word the kernel-log check reads as a problem\n"
 			if $n =~ /leak|bug|warning|oops/i;
 		$cur = $mutants{$n} = { first => '', kind => 'suites', why => '', hunks => [] };

@@ -1,23 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/mutants-kcsan.sh [NAME...]
+# Usage: harness/mutants-kcsan.sh [NAME...]   (make mutants-kcsan)
 #
-# The mutants of tests/data/mutants marked "kcsan:" (or the NAMEs given among
-# them): races that no bats test can order.  Each is built against the
-# data-race kernel (harness/debug-kernel.sh kcsan), as lwnfs itself is,
-# and runs harness/guest/race.sh in a guest of its own on that kernel;
-# lwnfs itself goes first and must pass.  A mutant is killed by
-# race.sh's checks of lwnfs's state (a torn pair of options, a counter's
-# times torn, a lost value, the options read back), or by a KCSAN report
-# with lwnfs's code in its stacks, after which lwnfs itself must pass
-# the same load again on a fresh guest.  A guest that fails otherwise (a
-# timeout, another report, race.sh failing on no such check) is tried
-# once more, and failing so again leaves the mutant UNDECIDED; one whose
-# guest passes SURVIVED, with the list's reason.
-# Prints one line per mutant and "N passed, N failed" (a killed mutant
-# passes); exits non-zero on a survivor, an undecided one, lwnfs itself
-# failing, or no mutant to run.
+# The "kcsan:" mutants of tests/data/mutants (or the NAMEs), each built
+# against the KCSAN kernel and run under harness/guest/race.sh in a guest
+# of its own, lwnfs itself first.  A KCSAN report with lwnfs in its
+# stacks kills only when lwnfs itself passes again after; a guest that
+# fails on no check of lwnfs's state is tried once more.  One line per
+# mutant, then "N passed, N failed": a killed mutant passes.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -65,11 +56,9 @@ echo "mutants-kcsan: lwnfs and ${#names[@]} mutant(s) built against $release"
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 boots=0
-# race NAME: race.sh on NAME's module in a fresh guest; says how it went:
-# "passed", "killed by ...", "report: ..." (a KCSAN report with a frame
-# of lwnfs in its stacks), or why it decided nothing.  Only the
-# checks that look at lwnfs's state kill; race.sh failing otherwise (a
-# loop that never succeeded, a system call failing) decides nothing.
+# race NAME: race.sh on NAME's module in a fresh guest; says "passed",
+# "killed by ...", "report: ..." (KCSAN's, lwnfs in its stacks) or "no
+# verdict: ...".  Only race.sh's checks of lwnfs's state kill.
 race() {
 	local rc=0 line
 	harness/vm.sh -k "$release" -K "$dir/arch/x86/boot/bzImage" -M "$dir/modroot" \
@@ -94,28 +83,25 @@ race() {
 	fi
 }
 
-said=$(race original) boots=1
-if [ "$said" != passed ]; then
+# original_passes: race.sh on lwnfs itself, which must pass, or no verdict holds.
+original_passes() {
+	local said
+	said=$(race original) boots=$((boots + 1))
+	[ "$said" = passed ] && return
 	cat "$log" >&2
 	echo "mutants-kcsan: lwnfs itself fails under race.sh, so no verdict holds: $said" >&2
 	exit 1
-fi
+}
+
+original_passes
 echo "mutants-kcsan: lwnfs itself passed"
 passed=0 failed=0
 for name in "${names[@]}"; do
 	said=$(race "$name") boots=$((boots + 1))
 	if [[ $said == "report: "* ]]; then
-		# The race was lwnfs's only if lwnfs itself passes the same
-		# load again, on a fresh guest.
 		echo "mutants-kcsan: $name: KCSAN: ${said#report: }; lwnfs itself once more"
-		first=$said
-		said=$(race original) boots=$((boots + 1))
-		if [ "$said" != passed ]; then
-			cat "$log" >&2
-			echo "mutants-kcsan: lwnfs itself fails under race.sh, so no verdict holds: $said" >&2
-			exit 1
-		fi
-		said="killed by KCSAN: ${first#report: } (lwnfs itself passed before and after)"
+		original_passes
+		said="killed by KCSAN: ${said#report: } (lwnfs itself passed before and after)"
 	elif [[ $said == "no verdict"* ]]; then
 		echo "mutants-kcsan: $name: $said; once more on a fresh guest"
 		first=$said

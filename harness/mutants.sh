@@ -1,28 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/mutants.sh [NAME...]
+# Usage: harness/mutants.sh [NAME...]   (make mutants)
 #
-# make mutants: build lwnfs and each mutant of lwnfs.c in tests/data/mutants
-# (or the NAMEs given) for the distro's kernel, or KERNELRELEASE, and run
-# the module's suites against each in a guest (harness/guest/mutants.sh):
-# first lwnfs as it is, which must pass, then every mutant marked neither
-# equivalent nor kcsan (those race: harness/mutants-kcsan.sh runs them).
-# One guest runs them all, unless a mutant crashes its kernel, leaves
-# lwnfs stuck or puts a problem in the kernel log: then a new guest goes
-# on, lwnfs itself first again in every one.  A mutant is
-# killed by a test that fails on it twice (and passes on lwnfs in the
-# same kind of guest), or by a kernel report that it reproduces alone on
-# a fresh guest; a test that fails on it once, then passes, is reported
-# FLAKY, never a kill.  A test's kill is confirmed in the guest that saw it: lwnfs
-# itself must pass that test alone there, or the mutant is tried again
-# alone on a fresh guest, and a test that fails on lwnfs twice is
-# reported FLAKY, never a kill.  A guest that dies under a mutant with no
-# verdict is tried once more with the mutant alone, and dying again
-# leaves it UNDECIDED, never killed.  Prints one line per mutant, what killed it, SURVIVED or
-# UNDECIDED, and a closing "N passed, N failed" line: a mutant killed
-# passes, any other fails.  A list that does not parse, no mutant run, or
-# fewer verdicts than mutants to run fail the whole run.
+# Build lwnfs and the mutants of tests/data/mutants (or the NAMEs) for the
+# distro's kernel or KERNELRELEASE, and run harness/guest/mutants.sh on
+# them, in a new guest whenever one cannot go on; a mutant with no verdict
+# or a kernel report alone once more.  One line per mutant, then "N
+# passed, N failed": a killed mutant passes.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -55,8 +40,8 @@ log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 lwnfs_quiet "$log" "the build failed" make --no-print-directory KERNELRELEASE="$release" modules test-programs
 
-# Each mutant in a directory of its own, two builds at a time.  Equivalent
-# ones too: that they still apply and build keeps the list true.
+# Each mutant in a directory of its own, nproc builds at a time.
+# Equivalent ones too: that they still apply and build keeps the list true.
 rm -rf "$work"
 build() {
 	local dir=$work/$1
@@ -84,16 +69,14 @@ done
 [ "$failed_builds" = 0 ] || exit 1
 echo "mutants: ${#names[@]} built in $((SECONDS - start)) s"
 
-# The mutants to run; each guest's work list is lwnfs itself, then these.
 torun=()
 for name in "${names[@]}"; do
 	[ "${kind[$name]}" != suites ] || torun+=("$name")
 done
 [ "${#torun[@]}" -gt 0 ] || { echo "mutants: no mutant to run" >&2; exit 1; }
 
-# verdict: what the suites said of a mutant; alone: the one mutant the
-# next guest runs by itself, to see again what a kernel report or a
-# guest's death showed; seen: what that first showed.
+# alone: the one mutant the next guest runs by itself, to see again what
+# a kernel report or a guest's death showed (seen).
 declare -A verdict seen
 boots=0 alone=''
 # report NAME: the first kernel report in the guest's output (its serial
@@ -126,9 +109,7 @@ while true; do
 	fi
 	last=$(sed -n 's/^mutant \([^ ]*\): start$/\1/p' "$log" | tail -n 1)
 	if [ -n "$alone" ]; then
-		# The second look, alone on a fresh guest, decides: a test that
-		# fails, or a kernel report, also one that brought the guest
-		# down; a death with no report decides nothing.
+		# The second look decides, but a death with no report does not.
 		if [[ ${said[$alone]:-} == unconfirmed:* ]]; then
 			verdict[$alone]="FLAKY: ${said[$alone]#unconfirmed: }, twice"
 		elif [[ ${said[$alone]:-} == flaky:* ]]; then

@@ -3,15 +3,10 @@
 #
 # Usage: harness/newest-kernel.sh FLAVOUR SUITE...
 #
-# Which of Debian's SUITEs (sid, experimental, a backports suite...)
-# ships the newest linux-image-FLAVOUR for amd64, for root.sh's "next"
-# row.  Prints "SUITE VERSION" of the newest, the first SUITE named when
-# two ship the same version.  Asks the archive the host's apt sources
-# name (settings.sh's lwnfs_mirror) with apt on the host, with lists of
-# its own in $LWNFS_CACHE/apt-newest (the host's lists and package cache
-# untouched; its apt.conf.d applies, a proxy say); says so in one line,
-# with apt's errors, and exits 1 when a SUITE cannot be fetched or none
-# has the package.
+# "SUITE VERSION" of the newest amd64 linux-image-FLAVOUR the SUITEs ship
+# (the first SUITE named on a tie), for root.sh's next row; asks the
+# host's archive (lwnfs_mirror) with apt lists of its own, the host's
+# untouched.
 set -euo pipefail
 
 flavour=${1:?usage: newest-kernel.sh FLAVOUR SUITE...}
@@ -25,8 +20,7 @@ debian=$(lwnfs_mirror)
 for suite; do
 	echo "deb $debian $suite main"
 done >"$dir/sources.list"
-# sid's and experimental's Release files are served past their
-# Valid-Until date here (root.sh says so too).
+# sid's and experimental's Release files may be served past Valid-Until.
 apt=(-o Dir::Etc::SourceList="$dir/sources.list" -o Dir::Etc::SourceParts=/nonexistent
 	-o Dir::State::Lists="$dir/lists" -o Dir::Cache="$dir/cache"
 	-o Dir::State::status=/dev/null -o APT::Architectures=amd64

@@ -1,23 +1,18 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/sample-check.sh [ROW]   (default: next)
+# Usage: harness/sample-check.sh   (make check-sample)
 #
-# make check-sample: lwnfs as the kernel would take it (make sample), in
-# the kernel source of matrix row ROW's kernel, the newest Debian ships
-# for "next": the patch applies to that release's linux-source, passes its
-# scripts/checkpatch.pl --strict, builds with CONFIG_SAMPLE_LWNFS=m W=1
-# C=1 (sparse) without a warning, against the row's own config and
-# Module.symvers so that its kernel loads it; then the module's suites run
-# on that module in a guest of the row.  Everything happens in the row's
-# root, which gets the source and its build tools from the suite its
-# kernel came from.  Prints TAP and "N passed, N failed, N skipped".
+# make sample's patch in the next row's root, against its kernel's
+# linux-source: it applies, passes checkpatch.pl --strict, builds W=1 C=1
+# against the kernel's own config and Module.symvers; then the module's
+# suites on that module in a guest of the row.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 # shellcheck source=harness/settings.sh
 . harness/settings.sh
-row=${1:-next}
+row=next
 harness/deps.sh
 root=$(harness/root.sh "$row")
 release=$(lwnfs_root_release "$root")
@@ -26,8 +21,8 @@ logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
 log=$logs/build.log
 
-# run_in_root COMMAND...: COMMAND in the root, its output to $log; on a
-# failure, that output and one line, and the script stops.
+# run_in_root COMMAND...: COMMAND in the root, its output in $log; stops
+# the script, showing it, when it fails.
 run_in_root() {
 	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C \
 		DEBIAN_FRONTEND=noninteractive "$@" >"$log" 2>&1 || {
@@ -52,8 +47,7 @@ patch=$dir/0001-samples-add-lwnfs.patch
 rm -rf --one-file-system "${root:?}$dir"
 mkdir -p "$root$dir"
 tar -xf "$root/usr/src/linux-source-$series.tar.xz" -C "$root$dir"
-make --no-print-directory sample KSRC="$root$src" SAMPLE="$root$patch" >"$log" 2>&1 ||
-	{ cat "$log" >&2; echo "sample-check: make sample failed" >&2; exit 1; }
+lwnfs_quiet "$log" "make sample failed" make --no-print-directory sample KSRC="$root$src" SAMPLE="$root$patch"
 
 run_in_root git -C "$src" apply --check "$patch"
 run_in_root git -C "$src" apply "$patch"
@@ -85,8 +79,7 @@ umount "$root/proc"
 trap 'rm -rf "$logs"' EXIT
 
 # The tree's own test programs, built in the root as the matrix builds them.
-harness/root-build.sh "$root" "$release" >"$log" 2>&1 ||
-	{ cat "$log" >&2; echo "sample-check: the build in $root failed" >&2; exit 1; }
+lwnfs_quiet "$log" "the build in $root failed" harness/root-build.sh "$root" "$release"
 status=0
 harness/tap-run.sh -R "$row" -C "$root/srv/lwnfs" "$logs/sample.log" -r "$root" -k "$release" \
 	-t "$LWNFS_ROW_TIMEOUT" -- env LWNFS_KO="$src/samples/lwnfs/lwnfs.ko" bats --tap tests || status=1

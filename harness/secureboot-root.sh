@@ -3,25 +3,13 @@
 #
 # Usage: harness/secureboot-root.sh DEB
 #
-# Make the root of the UEFI Secure Boot guests (harness/uefi-mok.sh),
-# $LWNFS_CACHE/secureboot/bookworm-uefi, afresh: a copy of a base root,
-# with this tree at /srv/lwnfs and the package DEB (lwnfs-dkms) installed
-# as a user installs it, "apt install ./DEB linux-headers-RELEASE", in a
-# chroot (not in the guest: under TCG that costs minutes), so that DKMS
-# builds lwnfs for the root's kernel and signs it with its own key,
-# /var/lib/dkms/mok.key and mok.pub, which it makes then.
-# The base root, made once and kept, is $LWNFS_CACHE/secureboot/base:
-# a copy of the bookworm life root (root.sh bookworm-life: bookworm's
-# signed kernel without headers, and an offline archive holding the
-# headers), with what a Debian machine that boots with Secure Boot has:
-# shim-signed (shim, and MokManager from shim-helpers-amd64-signed),
-# grub-efi-amd64-signed and mokutil, installed with apt in a chroot from
-# the archive the host's apt sources name (settings.sh's
-# lwnfs_apt_sources: bookworm and its updates), which the root then
-# forgets again: its only apt source stays the offline archive.  It is
-# made again when the life root's package list, its kernel, or the list
-# here change.
-# Prints the path of the root with DEB installed.
+# Make afresh the root of harness/uefi-mok.sh's guests: the base root,
+# this tree at /srv/lwnfs, and DEB (lwnfs-dkms) installed with apt in a
+# chroot (not in the guest: slow under TCG), so that DKMS builds lwnfs
+# and signs it with the key it makes.  The base, remade when its inputs
+# change, is the bookworm life root with shim, MokManager, grub and
+# mokutil from the host's archive, whose source it then forgets.
+# Prints the root's path.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -67,7 +55,6 @@ make_base() {
 	echo "secureboot-root: copying $pristine to $base, adding $packages" >&2
 	rm -rf --one-file-system "$base.new"
 	cp -a "$pristine" "$base.new"
-	# The host's archive for a moment, beside the offline one.
 	sources=$base.new/etc/apt/sources.list.d/lwnfs-secureboot.list
 	lwnfs_apt_sources | while read -r uri suite signed components; do
 		case $suite in bookworm | bookworm-updates | bookworm-security) ;; *) continue ;; esac

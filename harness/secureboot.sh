@@ -1,26 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/secureboot.sh
+# Usage: harness/secureboot.sh   (make check-secureboot)
 #
-# make check-secureboot: what a user meets whose kernel enforces module
-# signatures, as a machine booted with Secure Boot does, on the distro's
-# kernel, in two guests: one booted with module.sig_enforce=1
-# (tests/secureboot/10-sig-enforce.bats), one with lockdown=integrity
-# (20-lockdown.bats), the mode Debian's kernel puts itself in when it
-# boots under Secure Boot (CONFIG_LOCK_DOWN_IN_EFI_SECURE_BOOT).  Each
-# gets lwnfs.ko as make builds it, unsigned, and a copy signed with a key
-# made here that no kernel trusts (sign-file, from the kernel's headers),
-# in build/secureboot/.  Then harness/uefi-mok.sh boots bookworm as a
-# Debian machine with Secure Boot does, through OVMF, shim and grub,
-# lwnfs-dkms installed: before and after DKMS's key is enrolled as a
-# MOK (tests/secureboot/30-uefi-before-mok.bats, 31-uefi-after-mok.bats).
-# LWNFS_SECUREBOOT_BREAK=no-enforcement boots the first two guests
-# without the parameter, to see the tests fail when the module loads;
-# no-mok leaves the enrollment out (uefi-mok.sh).
-# Prints the TAP of each guest and a closing "N passed, N failed, N
-# skipped" line; exits non-zero when a test fails or a guest does not
-# finish.
+# tests/secureboot's sig_enforce and lockdown suites, a guest each on the
+# distro's kernel, with lwnfs.ko unsigned and signed by a key made here
+# that no kernel trusts; then harness/uefi-mok.sh.
+# LWNFS_SECUREBOOT_BREAK=no-enforcement boots the first two without the
+# parameter; no-mok is uefi-mok.sh's.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -39,13 +26,10 @@ lwnfs_quiet "$log" "the build failed" make --no-print-directory KERNELRELEASE="$
 dir=build/secureboot
 rm -rf "$dir"
 mkdir -p "$dir"
-openssl req -new -x509 -newkey rsa:2048 -nodes -days 2 -sha256 \
+lwnfs_quiet "$log" "openssl could not make the key" \
+	openssl req -new -x509 -newkey rsa:2048 -nodes -days 2 -sha256 \
 	-subj "/CN=lwnfs test key, trusted by no kernel/" \
-	-keyout "$dir/key.pem" -outform DER -out "$dir/cert.der" 2>"$log" || {
-	cat "$log" >&2
-	echo "secureboot: openssl could not make the key" >&2
-	exit 1
-}
+	-keyout "$dir/key.pem" -outform DER -out "$dir/cert.der"
 cp lwnfs.ko "$dir/lwnfs-unsigned.ko"
 cp lwnfs.ko "$dir/lwnfs-untrusted.ko"
 "/lib/modules/$release/build/scripts/sign-file" sha256 "$dir/key.pem" "$dir/cert.der" \
@@ -63,7 +47,7 @@ done
 echo "secureboot: UEFI Secure Boot through shim and grub, DKMS's key as a MOK (harness/uefi-mok.sh)"
 rm -f build/uefi-mok/*.log.count
 harness/uefi-mok.sh || status=1
-# The figures of each of its guests; none when it stopped before them.
+# Its guests' figures; none when it stopped before them.
 counts=0
 for count in build/uefi-mok/*.log.count; do
 	[ -e "$count" ] || continue

@@ -1,24 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/selinux.sh
+# Usage: harness/selinux.sh   (make check-selinux)
 #
-# make check-selinux: what lwnfs does under a security module that labels
-# files, on the distro's kernel.  Debian's kernels have SELinux built in
-# (CONFIG_SECURITY_SELINUX=y) and not Smack (CONFIG_SECURITY_SMACK is not
-# set), and AppArmor, their default, labels no files: the guest boots
-# with security=selinux, and tests/selinux/10-labels.bats loads the
-# policy of tests/selinux/policy.conf, compiled here with checkpolicy
-# (-U allow: what it does not name is allowed), into a kernel left
-# permissive.  Then each mutant of tests/data/mutants marked "selinux:", built
-# here, runs against the same suite in the same guest
-# (harness/guest/selinux.sh): each must fail it.
-# LWNFS_SELINUX_BREAK=no-selinux boots without security=selinux, to see
-# the suite fail.
-# Prints the suite's TAP, one line per mutant, and a closing "N passed,
-# N failed, N skipped" line (a killed mutant passes, a survivor fails);
-# exits non-zero when a test fails, a mutant survives or goes unreported,
-# or the guest does not finish.
+# tests/selinux on the distro's kernel booted with security=selinux, the
+# policy compiled here; then each "selinux:" mutant, which must fail it
+# (harness/guest/selinux.sh).  SELinux, as Debian's kernels build it in
+# and AppArmor labels no files.  LWNFS_SELINUX_BREAK=no-selinux boots
+# without it.  A killed mutant counts as passed.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -43,7 +32,6 @@ mkdir -p "$dir"
 lwnfs_quiet "$log" "checkpolicy could not compile tests/selinux/policy.conf" \
 	checkpolicy -U allow -o "$dir/policy" tests/selinux/policy.conf
 
-# The mutants marked "selinux:", each built in a directory of its own.
 listed=$(harness/mutant.pl tests/data/mutants) || { echo "selinux: tests/data/mutants does not parse" >&2; exit 1; }
 : >"$dir/todo"
 while IFS=$'\t' read -r name _ how _; do

@@ -1,10 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash
 #
-# Sourced by cross-headers.sh and root-kernel.sh, which set root (the
-# root being made): the kernel packages an archive lists and what it
-# really serves: an archive may list an architecture's newest kernel and
-# answer 404 for its image and headers.
+# Sourced by cross-headers.sh and root-kernel.sh, which set root: which
+# kernel packages the root's archive really serves, for it may list a
+# kernel and answer 404 for its image and headers.
 
 # in_root COMMAND...: COMMAND in $root, in an environment of its own.
 # shellcheck disable=SC2154 # the caller sets root

@@ -1,12 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Inside a test guest: lwnfs against tmpfs as directories grow
-# (tests/programs/lwnfs-scale, N = LWNFS_SCALE_N, default 1000 10000 100000), then
-# taking a value against the peers (tests/programs/lwnfs-peers) with a
-# redis-server of the root's started here; scale.json and peers.json
-# left in $LWNFS_OUT for vm.sh -o to hand back, and guest.json: the
-# kernel and the accelerator they were measured on.
+# Usage: harness/guest/bench-scale.sh   (in the guest of make bench-scale)
+# lwnfs-scale against tmpfs, then lwnfs-peers against a redis-server
+# started here; scale.json, peers.json and guest.json into $LWNFS_OUT.
 set -euo pipefail
 
 read -r -a sizes <<<"${LWNFS_SCALE_N:-1000 10000 100000}"

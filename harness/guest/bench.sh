@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Inside a test guest: mount lwnfs and run tests/programs/lwnfs-bench, leaving
-# bench.json in $LWNFS_OUT for vm.sh -o to hand back.
+# Usage: harness/guest/bench.sh   (in the guest of make bench)
+# tests/programs/lwnfs-bench on a mount; bench.json into $LWNFS_OUT.
 set -euo pipefail
 
 insmod lwnfs.ko

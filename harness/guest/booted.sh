@@ -2,13 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Usage: harness/guest/booted.sh
-#
-# The lwnfs-vm.service that vm.sh -s puts in a root runs this under the
-# root's own systemd, as soon as systemd starts it: it waits until the
-# boot is over, whatever the boot reached (multi-user.target, or the
-# emergency target when a mount of /etc/fstab failed), says so on the
-# console, and becomes command.sh with the whole boot's kernel log, the
-# mounts of /etc/fstab included.
+# Run by the lwnfs-vm.service vm.sh -s puts in a root: wait until the
+# root's systemd has finished booting, whatever it reached, then become
+# command.sh with the whole boot's kernel log.
 set -euo pipefail
 
 mkdir -p /run/results

@@ -2,13 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Usage: harness/guest/command.sh [SEQ]
-#
-# In a guest, once it is up (init.sh, or booted.sh under the root's own
-# systemd): run the command vm.sh left in the results share
-# (/run/results, mounted), in its directory and with its LWNFS_*
-# settings, and hand back its status, its output and the kernel log,
-# from record SEQ of the log on (default: from a mark made here, so
-# that the boot's messages are not the command's), then power off.
+# Run the command vm.sh left in /run/results, hand back its status,
+# output and the kernel log from record SEQ on (default: from a mark made
+# here, leaving out the boot's messages), then power off.
 set -euo pipefail
 
 r=/run/results
@@ -31,8 +27,7 @@ if [ -e "$r/interactive" ]; then
 	tty=$(sed -n 's/.*console=\([^ ]*\).*/\1/p' /proc/cmdline)
 	setsid -c bash -i <"/dev/$tty" >"/dev/$tty" 2>&1 || true
 fi
-# All the run logged, or a word that it cannot be had (the ring wrapped
-# past its first record), which vm.sh counts as a failure.
+# A log that lost the run's first record says so in dmesg-lost: vm.sh fails it.
 perl "$kmsg" since "$seq" >"$r/dmesg" 2>>"$r/dmesg-lost" ||
 	echo "kmsg.pl since $seq: status $?" >>"$r/dmesg-lost"
 echo "$rc" >"$r/rc"

@@ -1,10 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Inside a guest on the sanitizer kernel (harness/debug-kernel.sh): the bats
-# suite, the fuzzers and the stress test, then the sanitizers' own checks
-# (harness/guest/sanitizers.sh).  Any sanitizer report fails the run:
-# vm.sh reads the kernel log, and a kmemleak report fails here.
+# Usage: harness/guest/debug.sh   (in the guest of make check-debug)
+# The suites, fuzz.sh and stress.sh between sanitizers.sh start and finish.
 set -euo pipefail
 
 here=$(dirname "$0")

@@ -2,9 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Usage: harness/guest/demo.sh [--keep]
-# Inside a test guest: load lwnfs, mount it at /lwnfs and replay the 2002
-# article's session, showing each command as typed at a root prompt.  Then
-# unmount and unload, unless --keep.
+# The article's session at a root prompt; --keep leaves lwnfs mounted.
 set -euo pipefail
 
 show() {

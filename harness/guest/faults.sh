@@ -1,24 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Inside a guest on the sanitizer kernel: tests/programs/lwnfs-fault, which fails
-# each allocation of each lwnfs system call in turn through fail-nth, then
-# the sanitizers' own checks (kmemleak: what an unwind path forgot).
-# An injected vmalloc() failure makes the kernel print the allocation's
-# stack (warn_alloc()); vm.sh is told to let "Call Trace:" lines pass
-# (-c), and this script checks that each one is such a report and nothing
-# else.
-# A failure injected into kmemleak's own bookkeeping makes it say "Cannot
-# allocate a scan area, scanning the full object": vm.sh lets that pass
-# too (kmemleak then scans more, not less).
+# Usage: harness/guest/faults.sh   (in the guest of make check-debug)
+# tests/programs/lwnfs-fault between sanitizers.sh start and finish.
 set -euo pipefail
 
 here=$(dirname "$0")
 debugfs=/sys/kernel/debug
 "$here/sanitizers.sh" start
 # As syzkaller sets them: sleeping allocations and pages of any order and
-# zone fail too, and fault injection prints nothing of its own
-# (lwnfs-fault counts what it injected).
+# zone fail too; lwnfs-fault counts what it injected, so no verbose log.
 for attr in failslab fail_page_alloc; do
 	echo N >"$debugfs/$attr/ignore-gfp-wait"
 	echo 0 >"$debugfs/$attr/verbose"
@@ -34,9 +25,8 @@ tests/programs/lwnfs-fault ./lwnfs.ko "$mnt/a" "$mnt/b" || rc=1
 
 "$here/sanitizers.sh" finish || rc=1
 
-# Every stack in the log is an injected vmalloc() failure's report: its
-# header ("vmalloc error") is a few lines above.  (A failed page
-# allocation returns before warn_alloc(); a failed slab one says nothing.)
+# vm.sh -c lets stacks through: each must be an injected vmalloc()
+# failure's warn_alloc() report, its "vmalloc error" header just above.
 if ! dmesg | awk '/: vmalloc error: / { header = NR }
 	/Call Trace:/ && (!header || NR - header > 4) { print; bad = 1 }
 	END { exit bad }'; then

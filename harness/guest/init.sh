@@ -1,10 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Stage 2 of the guest (PID 1 after switch_root): mount the pseudo
-# filesystems and the results share (or the SD card's /lwnfs-results,
-# where vm.sh gave the guest no virtio), then become command.sh, which runs
-# the command vm.sh left there and powers off.
+# The guest's PID 1 after the initramfs's switch_root: the pseudo
+# filesystems, the results share, then command.sh.
 set -euo pipefail
 
 mount -t proc proc /proc

@@ -1,13 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Inside a guest on the data-race kernel (harness/debug-kernel.sh kcsan):
-# the module's bats suites, the stress test and the races of race.sh
-# (remounts with options against readers of the mount table, writers and
-# setattr on one counter) on 2 vCPUs.  A KCSAN report
-# panics the guest (panic_on_warn=1) and fails the run, its report in the
-# serial log vm.sh prints.  At the end, KCSAN's own counters: that it was
-# watching, and how often.
+# Usage: harness/guest/kcsan.sh   (in the KCSAN guest of make check-debug)
+# The suites, stress.sh and race.sh; then KCSAN's counters, to show it
+# was watching.
 set -euo pipefail
 
 debugfs=/sys/kernel/debug

@@ -4,12 +4,9 @@
 # Usage: harness/guest/kmsg.pl mark TEXT
 #        harness/guest/kmsg.pl since SEQ
 #
-# The kernel log by its records' sequence numbers, in a guest (/dev/kmsg:
-# each read returns one record, "PRIO,SEQ,TIME,FLAGS;MESSAGE").
-# mark: log TEXT and print the sequence number of its record.
-# since: print the records from SEQ on, "[SECONDS] MESSAGE" each; exit 3,
-# saying so, when the log no longer holds record SEQ (the ring wrapped
-# past it: what was logged since cannot all be read).
+# mark: log TEXT and print its record's sequence number.  since: print
+# the records from SEQ on, "[SECONDS] MESSAGE" each; exit 3 when the log
+# no longer holds them all (the ring wrapped).
 use strict;
 use warnings;
 use Errno qw(EAGAIN EPIPE);
@@ -19,8 +16,8 @@ my ($cmd, $arg) = @ARGV;
 die "usage: kmsg.pl mark TEXT | since SEQ\n"
 	unless defined $arg && ($cmd eq 'mark' || ($cmd eq 'since' && $arg =~ /^\d+$/));
 
-# Every record the log holds now, oldest first: [SEQ, SECONDS, MESSAGE];
-# $overrun says whether records went while they were read (EPIPE).
+# Every record the log holds, oldest first: [SEQ, SECONDS, MESSAGE];
+# /dev/kmsg gives one a read, "PRIO,SEQ,TIME,FLAGS;MESSAGE".
 my $overrun = 0;
 sub records {
 	my @out;
@@ -28,7 +25,7 @@ sub records {
 	while (1) {
 		my $n = sysread($fh, my $rec, 16384);
 		if (!defined $n) {
-			if ($! == EPIPE) {	# overwritten while we read
+			if ($! == EPIPE) {	# records overwritten while we read
 				$overrun = 1;
 				next;
 			}

@@ -1,9 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2154
 #
-# Sourced by stress.sh and race.sh inside a guest: loops that run until a
-# phase ends, and the count of what each did.  The caller sets $end (in
-# bash's $SECONDS) and $ops, an empty directory (SC2154: set there).
+# Sourced by stress.sh and race.sh, which set $end (in bash's $SECONDS)
+# and $ops, an empty directory.
 
 # loop NAME COMMAND...: run COMMAND until $end; count the runs and the
 # runs that succeeded in $ops/NAME.PID.

@@ -1,36 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/guest/mutants.sh TODO
-#
-# In the guest of make mutants (harness/mutants.sh): for each line
-# "NAME KO FIRST" of TODO (the first is lwnfs itself, "original"), run
-# the module's suites with lwnfs.ko taken from KO, one bats file after
-# another (FIRST first, unless it is "-"), stopping at the first test
-# that fails, and print "mutant NAME: start", then one verdict:
-#  - "mutant NAME: killed by FILE: TEST" when TEST fails on the mutant
-#    a second time, its file run again, and passes alone in this guest
-#    against lwnfs itself (and "mutant NAME: confirmed: lwnfs passes
-#    FILE: TEST alone" before it);
-#  - "mutant NAME: flaky: FILE: TEST ..." when the file run again does
-#    not fail at TEST: one failure is no kill;
-#  - "mutant NAME: unconfirmed: FILE: TEST fails on lwnfs too" when it
-#    does not: no kill, the host has the mutant seen again on a fresh
-#    guest, and a test that fails on lwnfs twice is reported flaky;
-#  - "mutant NAME: killed by the kernel log: LINE" when no test failed
-#    but the kernel log, from the mutant's own mark to the end of the
-#    clean-up after its suites, shows a problem (the host has that seen
-#    again alone); a test's kill names the log too when it has one;
-#  - "mutant NAME: killed by FILE: TEST; lwnfs stuck: it cannot be
-#    unloaded" when a test failed and the mutant left lwnfs pinned, so
-#    that lwnfs itself cannot be loaded to confirm it;
-#  - "mutant NAME: survived".
-# A log that no longer holds the mutant's mark gives no verdict.  Each
-# mutant starts from a guest cleaned of what an interrupted test leaves
-# (lwnfs mounts, the module, the tests' tmpfs and memory cgroup).  Exits
-# LWNFS_EXIT_NEW_GUEST when the guest cannot go on cleanly (lwnfs stuck, a kernel log with
-# a problem in it, or lost), so that a new guest takes the rest; the host
-# knows from the "start" lines where to go on.
+# Usage: harness/guest/mutants.sh TODO   (in the guest of make mutants)
+# For each "NAME KO FIRST" of TODO, lwnfs itself ("original") first: the
+# suites on KO, FIRST first, to the first failing test; "mutant NAME:
+# start", then one verdict line, which harness/mutants.sh reads.  Exits
+# LWNFS_EXIT_NEW_GUEST when this guest cannot go on cleanly.
 set -euo pipefail
 
 todo=${1:?usage: mutants.sh TODO}
@@ -114,9 +89,7 @@ while read -r name ko first; do
 	# What the clean-up logs counts for this mutant too.
 	stuck=0
 	clean_up || stuck=1
-	# A test's kill holds when the mutant fails that test again, in the
-	# same setting (its file run again from the start): a test that fails
-	# by chance once must not count.
+	# A test that fails by chance once must not kill: the file again.
 	flaky=''
 	if [ -n "$file" ] && [ "$name" != original ] && [ "$stuck" = 0 ]; then
 		again=$(LWNFS_KO=$ko run_until_failure "$file")
@@ -160,9 +133,8 @@ while read -r name ko first; do
 
 	killer=''
 	[ -z "$confirmed" ] || killer="$file: $test"
-	# A mutant that leaves lwnfs pinned cannot be confirmed against lwnfs
-	# in this guest; that it cannot be unloaded is its fault, which lwnfs
-	# itself, unloaded clean before it, never shows.
+	# A mutant that leaves lwnfs pinned cannot be confirmed in this guest;
+	# being stuck is its own fault (lwnfs unloaded clean before it).
 	if [ -n "$file" ] && [ "$name" != original ] && [ "$stuck" = 1 ]; then
 		killer="$file: $test; lwnfs stuck: it cannot be unloaded"
 	fi

@@ -1,14 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/guest/profile.sh
-#
-# In the guest of make bench-profile: where the time of a read goes.
-# perf samples, on its software clock (TCG emulates no PMU), the kernel
-# under each of four loops of tests/programs/lwnfs-bench --loop: lwnfs's counter
-# read with pread and with preadv, /dev/zero read with preadv (its
-# ->read_iter, the iterator floor) and with pread (its ->read).  Each report, the kernel's
-# functions by their share of the samples, goes to profile-NAME.txt.
+# Usage: harness/guest/profile.sh   (in the guest of make bench-profile)
+# perf on its software clock (TCG emulates no PMU) over four read loops
+# of lwnfs-bench --loop; a report each into $LWNFS_OUT/profile-NAME.txt.
 set -euo pipefail
 
 n=${LWNFS_PROFILE_CALLS:-1000000}

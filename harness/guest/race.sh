@@ -1,43 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage (inside a guest on the data-race kernel): harness/guest/race.sh [MODULE]
-# The races no functional test can order, run for KCSAN to see
-# (harness/debug-kernel.sh kcsan) for LWNFS_RACE_SECONDS (default 60):
-#  - remounts that change uid=, gid=, mode= and max_counters= (with
-#    mount(2), tests/programs/lwnfs-race remount) against two readers of
-#    /proc/self/mounts (tests/programs/lwnfs-race show), whose line
-#    lwnfs_show_options() writes from the options under sbi->lock; the
-#    readers also check that uid= and gid= come from one remount (each
-#    sets them as a pair);
-#  - two writers of one counter (each open truncates it: setattr);
-#  - on another counter, rounds of a write against futimens(2) let go at
-#    once (tests/programs/lwnfs-race times), after each of which its times must be
-#    the last one's, not a mix;
-#  - on a third, the same rounds with the write held for 20 ms between
-#    setting ctime and mtime (tests/programs/delay's module, built against the
-#    guest's kernel) and the futimens(2) sent in once the module says a
-#    write is held: the window KCSAN's sampling meets once in thousands
-#    of rounds, entered on purpose (it needs the guest's 2 CPUs);
-#  - counters made and removed beside them.
-# Every path walk of the loops starts in a directory made here, never in
-# the fixed tree, whose owner and mode the remounts change: the VFS reads
-# those without a lock when it walks (generic_permission()), its own
-# design, which KCSAN may report, ending the run before lwnfs's code is
-# looked at.
-# KCSAN samples: it watches about one access in kcsan.skip_watch, and
-# stalls the task up to kcsan.udelay_task microseconds to see whether
-# another changes it; for the run they are LWNFS_RACE_SKIP_WATCH (100;
-# the kernel's 4000) and LWNFS_RACE_UDELAY (80, the kernel's).  The
-# stalls also widen the windows the checks look into.  With 1,000 us
-# stalls KCSAN reported a race of the kernel's own tick code
-# (tick_nohz_next_event) under lwnfs itself, which ends the run.
-# A KCSAN report panics the guest (panic_on_warn=1) and fails the run.
-# Checks: every remount succeeded, no reader saw a torn pair, no round
-# left torn times, a setter came in while a write was held; after the
-# load, every loop succeeded at least once, the options read back are the
-# last ones set, the counter holds a value that was written.
-# Exits non-zero on a failure.
+# Usage: harness/guest/race.sh [MODULE]   (on the KCSAN kernel)
+# The races no functional test can order, for LWNFS_RACE_SECONDS, under
+# KCSAN and lwnfs-race's own checks; then the options and counter read back.
+# Every path walk starts in a directory made here, not in the fixed
+# tree whose owner and mode the remounts change: the VFS reads those
+# unlocked by design (generic_permission()), and KCSAN's report of that
+# would end the run before lwnfs's code is looked at.
 set -euo pipefail
 
 module=${1:-lwnfs.ko}
@@ -56,8 +26,11 @@ grep -qx 'enabled: 1' "$debugfs/kcsan" || fail "KCSAN is not enabled"
 skip=/sys/module/kcsan/parameters/skip_watch delay=/sys/module/kcsan/parameters/udelay_task
 skip0=$(cat "$skip") delay0=$(cat "$delay")
 trap 'echo "$skip0" >"$skip"; echo "$delay0" >"$delay"' EXIT
-echo "${LWNFS_RACE_SKIP_WATCH:-100}" >"$skip"
-echo "${LWNFS_RACE_UDELAY:-80}" >"$delay"
+# KCSAN watches one access in skip_watch (the kernel's: 4000), stalling
+# udelay_task us for another to touch it: watch often, so that a run
+# meets the narrow windows.
+echo 100 >"$skip"
+echo 80 >"$delay"
 
 rm -rf "$ops"
 mkdir -p "$mnt" "$ops"

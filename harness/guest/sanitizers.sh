@@ -2,12 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Usage: harness/guest/sanitizers.sh start|finish
-# Inside a guest on the sanitizer kernel (harness/debug-kernel.sh debug).
-# start: check that KASAN, KFENCE, lockdep and kmemleak are running, not
-# only configured, and forget what boot left to kmemleak.  finish: check
-# that lockdep and KFENCE are still on (both switch themselves off after a
-# report or on running out of room) and that kmemleak finds no leak.
-# Exits non-zero, saying why, otherwise.
+# start: KASAN, KFENCE, lockdep and kmemleak running, kmemleak cleared of
+# the boot.  finish: lockdep and KFENCE still on (each switches itself
+# off after a report), and kmemleak finds no leak.
 set -euo pipefail
 
 debugfs=/sys/kernel/debug

@@ -1,15 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/guest/selinux.sh TODO
-#
-# In the guest of make check-selinux (harness/selinux.sh), booted with
-# security=selinux: tests/selinux's suite against lwnfs itself, its TAP
-# on stdout; then, for each line "NAME KO" of TODO, the same suite with
-# lwnfs.ko taken from KO, printing "mutant NAME: killed by TEST" for the
-# first test that fails, or "mutant NAME: survived" (their TAP is not
-# shown: the TAP on stdout is lwnfs's alone).  Exits with bats's status
-# on lwnfs itself.
+# Usage: harness/guest/selinux.sh TODO   (in the guest of make check-selinux)
+# tests/selinux on lwnfs, its TAP on stdout; then, for each "NAME KO" of
+# TODO, the suite on KO, its TAP kept back, and one verdict line.
 set -uo pipefail
 
 todo=${1:?usage: selinux.sh TODO}

@@ -1,16 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Inside a test guest: stress lwnfs, then prove nothing was lost or leaked.
-#  1. For LWNFS_STRESS_SECONDS: readers and writers on the counters, a
-#     mount/umount loop on a second mountpoint, user counters made and
-#     removed, and rmmod attempts that must fail while mounted.
-#  2. For as long again: module reload loops (mount, read, umount, rmmod,
-#     insmod) against a process racing to mount and read.
-#  3. Readers only: every value taken is distinct and none is lost.
-#  4. After umount and rmmod, the kernel's inode and dentry counts are
-#     back to where they were before the module was loaded.
-# Prints what it did; exits non-zero on a failed check.
+# Usage: harness/guest/stress.sh   (in the guest of make stress)
+# Load, then reloads raced by mounts, LWNFS_STRESS_SECONDS each; then the
+# values taken, and the inode and dentry counts, checked.
 set -euo pipefail
 
 seconds=${LWNFS_STRESS_SECONDS:-30}
@@ -44,8 +37,7 @@ umount "$m1"
 rmmod lwnfs
 
 # An rmmod refused while the race loop holds a mount leaves the module
-# loaded: the next cycle starts from there, not from a failing insmod
-# (on the slower KCSAN kernel the first refusal stopped every cycle after).
+# loaded: the next cycle starts from there, not from a failing insmod.
 reload() {
 	{ grep -q '^lwnfs ' /proc/modules || insmod lwnfs.ko; } && mount -t lwnfs lwnfs "$m1" &&
 		cat "$m1/counter" && umount "$m1" && rmmod lwnfs
@@ -76,8 +68,6 @@ sync
 echo 2 >/proc/sys/vm/drop_caches
 inodes1=$(inodes) dentries1=$(dentries)
 
-# Every loop did what it is there for at least once: a refused rmmod, a
-# whole reload cycle, a mount of each phase, a read, a write, a counter.
 loops_check stress read1 read2 write made mount rmmod_busy reload race || exit 1
 echo "stress: $((seconds * 2)) s of load; 40000 values read after it, all distinct, none lost"
 echo "stress: inodes in use $inodes0 -> $inodes1, dentries $dentries0 -> $dentries1"
