@@ -216,21 +216,20 @@ mutants-kcsan:
 
 # LWNFS_BENCH_BOOTS=5 make bench: the median of 5 boots, each boot's in bench-N.json.
 bench:
-	harness/bench.sh
+	bench/bench.sh
 	@echo 'bench: figures in bench.json'
 
 # Where a read's time goes in the kernel: perf's software clock over
 # lwnfs's read, and /dev/zero's through ->read_iter and ->read
 # (profile-*.txt).
 bench-profile:
-	harness/run-guest.sh -d profile -b $(BENCH) -o . -- harness/guest/profile.sh
+	harness/run-guest.sh -d profile -b $(BENCH) -o . -- bench/guest-profile.sh
 	@echo 'bench-profile: reports in profile-lwnfs.txt, profile-lwnfs-iter.txt, profile-zero-iter.txt, profile-zero-read.txt'
 
 # Directories of 1,000 to 100,000 entries against tmpfs, and taking a
-# value against Redis, SQLite and shared memory; plotted (6 minutes
-# under TCG).
+# value against Redis, SQLite and shared memory; plotted.
 bench-scale:
-	harness/bench-scale.sh
+	bench/scale.sh
 
 # docs/results.md, with the kernel table, from the last runs' JSON
 # in docs/data/ (copy there the matrix.json, bench.json, scale.json and
@@ -239,7 +238,7 @@ bench-scale:
 results:
 	harness/results.pl
 	@if command -v gnuplot >/dev/null; then \
-		harness/bench-plot.pl -o docs/plots docs/data/scale.json docs/data/peers.json; \
+		bench/plot.pl -o docs/plots docs/data/scale.json docs/data/peers.json; \
 	else echo 'results: no gnuplot, docs/plots left as they are (harness/deps.sh bench installs it)'; fi
 
 lint:

@@ -92,7 +92,7 @@ coccicheck() {
 check checkpatch checkpatch
 check "W=1 and sparse" kbuild
 check coccicheck coccicheck
-check shellcheck shellcheck -x conftest.sh harness/*.sh harness/*.bash harness/guest/*.sh \
+check shellcheck shellcheck -x conftest.sh harness/*.sh harness/*.bash harness/guest/*.sh bench/*.sh \
 	tests/checks/*.sh tests/*.bats tests/install/*.bats tests/life/*.bats tests/selinux/*.bats \
 	tests/secureboot/*.bats tests/secureboot/*.bash tests/helpers.bash .ci/run \
 	scripts/*.sh debian/tests/modprobe-mount

@@ -76,7 +76,7 @@ find({ no_chdir => 1, wanted => sub {
 	push @tree, s{^\./}{}r if -f;
 } }, '.');
 # tests/data/breaks holds docs' and code's words broken on purpose.
-@harness = grep { m{^(?:harness|tests|scripts|\.ci)/} && $_ ne 'tests/data/breaks' && -T } @tree;
+@harness = grep { m{^(?:harness|bench|tests|scripts|\.ci)/} && $_ ne 'tests/data/breaks' && -T } @tree;
 my %basename = map { s{.*/}{}r => 1 } @tree;
 my ($code, $build, $in_harness) = (words(qw(lwnfs.c lwnfs.h conftest.sh Kbuild)),
 	words(qw(dkms.conf Makefile)), words(@harness));
@@ -89,7 +89,7 @@ my (@said, @excerpts, %row);
 sub said { push @said, [@_] }
 sub paths {
 	my ($f, $n, $s) = @_;
-	while ($s =~ m{(?:^|[^\w./\$-])((?:harness|tests|scripts|debian|docs|\.ci)/[\w./*?<>-]*)}g) {
+	while ($s =~ m{(?:^|[^\w./\$-])((?:harness|bench|tests|scripts|debian|docs|\.ci)/[\w./*?<>-]*)}g) {
 		said($f, $n, 'path', $1 =~ s/[.,;:)]+$//r);
 	}
 }

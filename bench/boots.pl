@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/bench-boots.pl OUT BOOT.json...
+# Usage: bench/boots.pl OUT BOOT.json...
 #
 # Put the figures of several boots' benches (tests/programs/lwnfs-bench's JSON, one
 # file a boot) side by side: print each figure's median in every boot and
@@ -15,27 +15,27 @@ use warnings;
 use JSON::PP;
 
 my ($out, @files) = @ARGV;
-die "usage: bench-boots.pl OUT BOOT.json...\n" unless defined $out && @files;
+die "usage: boots.pl OUT BOOT.json...\n" unless defined $out && @files;
 
 my (@boots, @keys);
 for my $file (@files) {
-	open(my $fh, '<', $file) or die "bench-boots: $file: $!\n";
+	open(my $fh, '<', $file) or die "boots: $file: $!\n";
 	my $text = do { local $/; <$fh> };
 	close $fh;
 	my $bench = eval { decode_json($text) }
-		or die "bench-boots: $file: not the bench's JSON\n";
+		or die "boots: $file: not the bench's JSON\n";
 	push @boots, $bench;
 	# The figures in the order the bench printed them.
 	@keys = $text =~ /^\s*"(\w+)": \{"median"/mg unless @keys;
 }
 my $first = $boots[0];
-die "bench-boots: $files[0]: no figures\n" unless @keys;
+die "boots: $files[0]: no figures\n" unless @keys;
 for my $i (1 .. $#boots) {
 	for my $what (qw(kernel accel cpus runs)) {
-		die "bench-boots: $files[$i] has $what $boots[$i]{$what}, $files[0] $first->{$what}\n"
+		die "boots: $files[$i] has $what $boots[$i]{$what}, $files[0] $first->{$what}\n"
 			if $boots[$i]{$what} ne $first->{$what};
 	}
-	die "bench-boots: $files[$i] has other figures than $files[0]\n"
+	die "boots: $files[$i] has other figures than $files[0]\n"
 		if join(' ', sort keys %{$boots[$i]{figures}}) ne join(' ', sort @keys);
 }
 
@@ -60,6 +60,6 @@ for my $key (@keys) {
 }
 
 my %merged = (%$first, boots => scalar @boots, figures => \%figures);
-open(my $fh, '>', $out) or die "bench-boots: $out: $!\n";
+open(my $fh, '>', $out) or die "boots: $out: $!\n";
 print $fh JSON::PP->new->pretty->canonical->encode(\%merged);
-close $fh or die "bench-boots: $out: $!\n";
+close $fh or die "boots: $out: $!\n";

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/guest/bench-scale.sh   (in the guest of make bench-scale)
+# Usage: bench/guest-scale.sh   (in the guest of make bench-scale)
 # lwnfs-scale against tmpfs, then lwnfs-peers against a redis-server
 # started here; scale.json, peers.json and guest.json into $LWNFS_OUT.
 set -euo pipefail

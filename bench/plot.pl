@@ -1,7 +1,7 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/bench-plot.pl [-o DIR] SCALE.json PEERS.json
+# Usage: bench/plot.pl [-o DIR] SCALE.json PEERS.json
 #
 # make bench-scale's plots, SVG, with gnuplot, next to the JSON files (or
 # in DIR: make results draws docs/plots from docs/data):
@@ -25,12 +25,12 @@ use File::Temp qw(tempdir);
 use Getopt::Std;
 
 my %opt;
-getopts('o:', \%opt) or die "usage: bench-plot.pl [-o DIR] SCALE.json PEERS.json\n";
+getopts('o:', \%opt) or die "usage: plot.pl [-o DIR] SCALE.json PEERS.json\n";
 my ($scale_file, $peers_file) = @ARGV;
-die "usage: bench-plot.pl [-o DIR] SCALE.json PEERS.json\n" unless defined $peers_file && @ARGV == 2;
+die "usage: plot.pl [-o DIR] SCALE.json PEERS.json\n" unless defined $peers_file && @ARGV == 2;
 sub slurp {
 	my ($f) = @_;
-	open(my $fh, '<', $f) or die "bench-plot: $f: $!\n";
+	open(my $fh, '<', $f) or die "plot: $f: $!\n";
 	local $/;
 	return decode_json(<$fh>);
 }
@@ -49,7 +49,7 @@ sub gq {
 sub where {
 	my ($file, $json) = @_;
 	my $run = $json->{run}
-		or die "bench-plot: $file has no \"run\" (harness/run-json.pl): where it was measured\n";
+		or die "plot: $file has no \"run\" (harness/run-json.pl): where it was measured\n";
 	my $accel = $run->{accel} // 'accelerator not recorded';
 	$accel .= ' (an emulated CPU)' if $accel eq 'QEMU TCG';
 	my @where = ($accel, 'kernel ' . ($run->{kernel} // 'not recorded'),
@@ -67,10 +67,10 @@ for my $row (@{$scale->{scale}}) {
 	$cost{$row->{op}}{$row->{n}} = [$row->{lwnfs_ns}, $row->{tmpfs_ns}];
 }
 my @sizes = sort { $a <=> $b } map { $_->{n} } @{$scale->{memory}};
-die "bench-plot: $scale_file has no sizes\n" unless @sizes;
+die "plot: $scale_file has no sizes\n" unless @sizes;
 for my $op (@ops) {
 	for my $n (@sizes) {
-		die "bench-plot: $scale_file has no $op at $n entries\n"
+		die "plot: $scale_file has no $op at $n entries\n"
 			unless $cost{$op}{$n};
 	}
 }
@@ -88,14 +88,14 @@ my %op_name = (
 );
 my $panels = '';
 for my $op (@ops) {
-	open(my $fh, '>', "$tmp/$op.dat") or die "bench-plot: $!\n";
+	open(my $fh, '>', "$tmp/$op.dat") or die "plot: $!\n";
 	printf $fh "%d %.1f %.1f\n", $_, @{$cost{$op}{$_}} for @sizes;
 	close($fh);
 	$panels .= "set title " . gq($op_name{$op}) . "\n"
 		. "plot '$tmp/$op.dat' using 1:2 with linespoints lc 1 dt 1 pt 7 title 'lwnfs', \\\n"
 		. "\t'$tmp/$op.dat' using 1:3 with linespoints lc 2 dt 2 pt 5 title 'tmpfs'\n";
 }
-open(my $mem, '>', "$tmp/memory.dat") or die "bench-plot: $!\n";
+open(my $mem, '>', "$tmp/memory.dat") or die "plot: $!\n";
 for my $row (sort { $a->{n} <=> $b->{n} } @{$scale->{memory}}) {
 	printf $mem "%d %.1f %.1f %.1f %.1f\n", $row->{n}, $row->{lwnfs_made},
 		$row->{tmpfs_made}, $row->{lwnfs_left}, $row->{tmpfs_left};
@@ -104,11 +104,11 @@ close($mem);
 
 my @peer_keys = qw(peers_lwnfs_ns peers_shm_ns peers_redis_unix_ns
 	peers_redis_tcp_ns peers_sqlite_ns peers_redis_cli_ns);
-open(my $pd, '>', "$tmp/peers.dat") or die "bench-plot: $!\n";
+open(my $pd, '>', "$tmp/peers.dat") or die "plot: $!\n";
 my $k = 0;
 for my $key (@peer_keys) {
 	my $f = $peers->{figures}{$key}
-		or die "bench-plot: $peers_file has no $key\n";
+		or die "plot: $peers_file has no $key\n";
 	(my $what = $f->{what}) =~ s/"/'/g;
 	$what .= ' (latency)' if $key eq 'peers_redis_cli_ns';
 	printf $pd "%d \"%s\" %.1f\n", $k++, $what, $f->{median};
@@ -169,17 +169,17 @@ unset key
 plot '$tmp/peers.dat' using 1:3:xtic(2) with boxes notitle, \\
 	'' using 1:(\$3 * 1.6):(gprintf('%.0f ns', \$3)) with labels notitle
 END
-open(my $g, '|-', 'gnuplot') or die "bench-plot: gnuplot: $!\n";
+open(my $g, '|-', 'gnuplot') or die "plot: gnuplot: $!\n";
 print $g $gp;
-close($g) or die "bench-plot: gnuplot failed\n";
+close($g) or die "plot: gnuplot failed\n";
 # Every file of the tree says its licence, the plots kept in docs too.
 for my $svg (map { "$dir/$_.svg" } qw(bench-scale-cost bench-scale-memory bench-peers)) {
-	open(my $in, '<', $svg) or die "bench-plot: $svg: $!\n";
+	open(my $in, '<', $svg) or die "plot: $svg: $!\n";
 	my @lines = <$in>;
 	close($in);
 	splice(@lines, 1, 0, "<!-- SPDX-License-Identifier: GPL-2.0 -->\n");
-	open(my $out, '>', $svg) or die "bench-plot: $svg: $!\n";
+	open(my $out, '>', $svg) or die "plot: $svg: $!\n";
 	print $out @lines;
-	close($out) or die "bench-plot: $svg: $!\n";
+	close($out) or die "plot: $svg: $!\n";
 }
-print "bench-plot: $dir/bench-scale-cost.svg, $dir/bench-scale-memory.svg, $dir/bench-peers.svg\n";
+print "plot: $dir/bench-scale-cost.svg, $dir/bench-scale-memory.svg, $dir/bench-peers.svg\n";

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/guest/profile.sh   (in the guest of make bench-profile)
+# Usage: bench/guest-profile.sh   (in the guest of make bench-profile)
 # perf on its software clock (TCG emulates no PMU) over four read loops
 # of lwnfs-bench --loop; a report each into $LWNFS_OUT/profile-NAME.txt.
 set -euo pipefail

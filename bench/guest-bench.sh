@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/guest/bench.sh   (in the guest of make bench)
+# Usage: bench/guest-bench.sh   (in the guest of make bench)
 # tests/programs/lwnfs-bench on a mount; bench.json into $LWNFS_OUT.
 set -euo pipefail
 
