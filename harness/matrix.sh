@@ -3,29 +3,18 @@
 #
 # Usage: harness/matrix.sh [-i "ROW..."] [-b "ROW..."] [ROW...]
 #
-# make check-all: for each matrix row (default: $KERNELS, else every row
-# of tests/data/rows), make or refresh the release's root (root.sh), build
-# lwnfs W=1 in it with its own compiler (root-build.sh), check what
-# conftest.sh found in its headers (conftest-check.pl),
-# boot its own kernel on that root in QEMU and run the bats suites there
-# (vm.sh -r): the module's suites (tests/*.bats) on every row, the
-# installation suites (tests/install/: make install, the lwnfs-dkms
-# package built once on the host, make dkms-install) on every row, or
-# with -i only on the rows named (-i '': on none).  With -b, the rows
-# named are only built, not booted: a "cross" row cross-compiled with no
-# emulation (harness/cross-build.sh: W=1, probes, no 64-bit division
-# helper on a 32-bit one), the others in their root as above; their row
-# says "built, not booted".  A row the table says does not boot is built
-# so too, whatever is asked, and where it was to boot its row says
-# "built, not booted: WHY" and counts as a skip, never as a pass.  Prints
-# one table row per kernel and a closing "N passed, N failed, N skipped"
-# line; exits non-zero when any test fails, a build fails or warns, a
-# probe differs, a skip is not one tests/data/skips expects, or a kernel
-# cannot be fetched or booted.  A row whose kernel does not exist (next,
-# when Debian ships nothing newer than sid's) is a skip, never a pass.
-# Logs are kept in $LWNFS_CACHE/matrix-logs (harness/settings.sh), and
-# the run's rows there as JSON, matrix.json (harness/run-json.pl -m), for
-# docs/data/ and make results.
+# make check-all's kernel matrix (docs/testing.md, "make check-all"): for
+# each row (default: $KERNELS, else every row of tests/data/rows), make or
+# refresh its root (root.sh), build lwnfs W=1 there with the row's own
+# compiler (root-build.sh), check its probes (conftest-check.pl), and boot
+# its kernel on that root to run the module's suites, and the
+# installation suites on every row or, with -i, on those named.  -b: the
+# rows named are built only (a "cross" row by cross-build.sh); a row the
+# table says does not boot is built only whatever is asked, and counts as
+# a skip.  Prints a table row per kernel and "N passed, N failed, N
+# skipped"; exits non-zero on a failed test, build, warning or probe, an
+# unexpected skip, or a kernel that cannot be fetched or booted.  Logs
+# and matrix.json (run-json.pl -m) are kept in $LWNFS_CACHE/matrix-logs.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."

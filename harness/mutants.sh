@@ -4,7 +4,7 @@
 # Usage: harness/mutants.sh [NAME...]   (make mutants)
 #
 # Build lwnfs and the mutants of tests/data/mutants (or the NAMEs) for the
-# distro's kernel or KERNELRELEASE, and run harness/guest/mutants.sh on
+# distro's kernel or KERNELRELEASE, and run harness/guest/kill-mutants.sh on
 # them, in a new guest whenever one cannot go on; a mutant with no verdict
 # or a kernel report alone once more.  One line per mutant, then "N
 # passed, N failed": a killed mutant passes.
@@ -96,7 +96,7 @@ while true; do
 	# Time enough for every suite of every mutant left; a hung kernel
 	# costs that much once.
 	harness/vm.sh -k "$release" -t $((600 + 300 * ${#todo[@]})) -- \
-		harness/guest/mutants.sh "$work/todo" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
+		harness/guest/kill-mutants.sh "$work/todo" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
 	declare -A said=()
 	while read -r name what; do
 		said[$name]=$what

@@ -5,7 +5,7 @@
 #
 # tests/selinux on the distro's kernel booted with security=selinux, the
 # policy compiled here; then each "selinux:" mutant, which must fail it
-# (harness/guest/selinux.sh).  SELinux, as Debian's kernels build it in
+# (harness/guest/selinux-mutants.sh).  SELinux, as Debian's kernels build it in
 # and AppArmor labels no files.  LWNFS_SELINUX_BREAK=no-selinux boots
 # without it.  A killed mutant counts as passed.
 set -euo pipefail
@@ -49,7 +49,7 @@ done <<<"$listed"
 echo "selinux: booted with '${params:-nothing more}'; $(wc -l <"$dir/todo") mutants"
 status=0
 harness/tap-run.sh "$dir/guest.log" -k "$release" ${params:+-A "$params"} -- \
-	harness/guest/selinux.sh "$dir/todo" || status=1
+	harness/guest/selinux-mutants.sh "$dir/todo" || status=1
 read -r passed failed skipped _ <"$dir/guest.log.count"
 while read -r name _; do
 	verdict=$(sed -n "s/^mutant $name: //p" "$dir/guest.log")

@@ -81,7 +81,7 @@ LWNFS_KERNEL_CALL_TRACE='^\[ *[0-9]+\.[0-9]+\] Call [Tt]race:[[:space:]]*$'
 # timeout(1) gives (124 to 127), nor a signal's (128 and up).
 LWNFS_EXIT_KERNEL_LOG=65	# vm.sh: the run's kernel log has problems or cannot be read
 LWNFS_EXIT_GUEST_LOST=66	# vm.sh: the guest did not finish: a crash, a hang, its time out
-LWNFS_EXIT_NEW_GUEST=75	# guest/mutants.sh: go on in a new guest
+LWNFS_EXIT_NEW_GUEST=75	# guest/kill-mutants.sh: go on in a new guest
 LWNFS_EXIT_SKIP=77	# nothing to run: the row's kernel does not exist (root.sh)
 
 # lwnfs_status_says STATUS: what a guest run's exit status means, in words.

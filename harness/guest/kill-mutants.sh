@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/guest/mutants.sh TODO   (in the guest of make mutants)
+# Usage: harness/guest/kill-mutants.sh TODO   (in the guest of make mutants)
 # For each "NAME KO FIRST" of TODO, lwnfs itself ("original") first: the
 # suites on KO, FIRST first, to the first failing test; "mutant NAME:
 # start", then one verdict line, which harness/mutants.sh reads.  Exits

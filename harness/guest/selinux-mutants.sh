@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/guest/selinux.sh TODO   (in the guest of make check-selinux)
+# Usage: harness/guest/selinux-mutants.sh TODO   (in the guest of make check-selinux)
 # tests/selinux on lwnfs, its TAP on stdout; then, for each "NAME KO" of
 # TODO, the suite on KO, its TAP kept back, and one verdict line.
 set -uo pipefail
