@@ -7,7 +7,7 @@
 # fuzzing need; "bench": the peers make bench-scale measures and
 # gnuplot; "profile": perf, which make bench-profile runs in the guest;
 # "foreign": what making foreign roots under qemu-user and booting
-# foreign guests need (ARM, s390x, ppc64el, riscv64), and that ARCH's
+# foreign guests need (every machine of tests/data/machines), and that ARCH's
 # programs run here (dpkg's name; without it arm64's and armhf's);
 # "i386": what running the i386 root's programs
 # needs; "selinux": checkpolicy, which compiles make check-selinux's
@@ -100,12 +100,12 @@ if [ "${1:-}" = debug ]; then
 		"linux-source-$(lwnfs_series "$release")")
 fi
 if [ "${1:-}" = foreign ]; then
-	# qemu-system-data, which these pull in, carries the firmware of each:
-	# SLOF for pseries, s390-ccw.img, OpenSBI for riscv64 virt.  raspi0's
-	# guest (armel) boots from an SD card, ext4 (e2fsprogs), on a device
-	# tree vm.sh edits (device-tree-compiler).
-	extra+=(qemu-system-arm qemu-system-ppc qemu-system-misc qemu-user-static binfmt-support
-		e2fsprogs device-tree-compiler)
+	# Every machine's QEMU (tests/data/machines); qemu-system-data, which
+	# they pull in, carries the firmware of each.  A board with no virtio
+	# boots from an SD card, ext4 (e2fsprogs), on a device tree vm.sh
+	# edits (device-tree-compiler).
+	mapfile -t qemus < <(lwnfs_machine_packages)
+	extra+=("${qemus[@]}" qemu-user-static binfmt-support e2fsprogs device-tree-compiler)
 fi
 if [ "${1:-}" = selinux ]; then
 	extra+=(checkpolicy)

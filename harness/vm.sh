@@ -121,66 +121,29 @@ kernel=${kernel:-$(lwnfs_kernel_image "$root" "$release")}
 cache=$LWNFS_CACHE/initramfs  # kept between runs
 mkdir -p "$cache"
 
-# The machine to emulate, from the kernel's own configuration (the host's
-# kernel, a root's, or one built here, which is x86-64): the first line
-# of the table whose CONFIG_ option the config sets (=y), the first line
-# for a kernel with no config.  Each line: the option; the qemu-system
-# binary; its -M and its -cpu under TCG ("-": QEMU's default); the console
-# the kernel writes to; the bus of the virtio-9p devices (virtio-9p-BUS;
-# "sd": none, the root on an SD card);
-# and where the binary comes from.  A binary "none" is followed by why no
-# machine QEMU emulates boots such a kernel.
-# x86-64 runs 686-pae (i386) kernels too.  ARM: QEMU's "virt" board (PCI,
-# so the same virtio-9p-pci devices), its PL011 UART as console;
-# pauth-impdef: TCG's architected pointer authentication is slow;
-# armmp-lpae needs LPAE: a Cortex-A15.  armel: Debian's marvell kernel
-# (bookworm's last, ARMv5) knows only Kirkwood and Orion5x boards, none of
-# which QEMU emulates (nor does it know QEMU's ARMv5 boards, versatilepb,
-# integratorcp, realview-eb, musicpal, ...).  Its rpi kernel (ARMv6K, the
-# one armel kernel of trixie) runs on QEMU's raspi0, a Raspberry Pi Zero:
-# one CPU, 512 MiB, the kernel's bcm2835-rpi-zero.dtb, its PL011 as
-# console, and an SD card (bus "sd", above).  s390x: the virtio
-# devices are on the channel subsystem (ccw), the console is the SCLP
-# VT220 one QEMU's serial is.  ppc64el: pseries, its hypervisor console
-# (spapr-vty) and SLOF, from qemu-system-data; without the Spectre
-# mitigations' capabilities, which TCG does not emulate (QEMU would warn
-# on each boot that it cannot give them).  riscv64: virt, an NS16550
-# UART, and the firmware QEMU loads by default, OpenSBI's fw_dynamic from
-# qemu-system-data.
-machines='
-X86            qemu-system-x86_64   -                max                  ttyS0     pci  harness/deps.sh
-ARM64          qemu-system-aarch64  virt             max,pauth-impdef=on  ttyAMA0   pci  harness/deps.sh foreign
-ARCH_MULTI_V5  none  the marvell kernel supports no board QEMU emulates (Kirkwood, Orion5x)
-ARCH_MULTI_V6  qemu-system-arm      raspi0           -                    ttyAMA0   sd   harness/deps.sh foreign
-ARM            qemu-system-arm      virt             cortex-a15           ttyAMA0   pci  harness/deps.sh foreign
-S390           qemu-system-s390x    s390-ccw-virtio  max                  ttysclp0  ccw  apt-get install qemu-system-misc
-PPC_PSERIES    qemu-system-ppc64    pseries,cap-cfpc=broken,cap-sbbc=broken,cap-ibs=broken,cap-ccf-assist=off  -  hvc0  pci  apt-get install qemu-system-ppc
-RISCV          qemu-system-riscv64  virt             -                    ttyS0     pci  apt-get install qemu-system-misc
-'
+# The machine to emulate: tests/data/machines' line for the kernel's
+# configuration (the host's kernel, a root's, or one built here).
 config=$(dirname "$kernel")/config-$release
 if [ -n "$root" ] && [ ! -r "$config" ]; then
 	echo "vm: cannot read $config (which machine does the kernel need?)" >&2
 	exit 1
 fi
 option='' bin='' rest=''
-while read -r option bin rest; do
-	[ -n "$option" ] || continue
-	[ -r "$config" ] || break
-	! grep -q "^CONFIG_$option=y" "$config" || break
-	bin=''
-done <<<"$machines"
+read -r option bin rest < <(lwnfs_machine "$config") || true
 if [ -z "$bin" ]; then
-	echo "vm: no machine in vm.sh's table for the kernel of $config" >&2
+	echo "vm: no machine in tests/data/machines for the kernel of $config" >&2
 	exit 1
 elif [ "$bin" = none ]; then
 	echo "vm: no QEMU machine boots this kernel (CONFIG_$option=y): $rest" >&2
 	exit 1
 fi
-board='' cpu='' console='' bus='' remedy=''
-read -r board cpu console bus remedy <<<"$rest"
+board='' cpu='' console='' bus='' memory='' cpus='' dtb='' package=''
+read -r board cpu console bus memory cpus dtb package <<<"$rest"
+[ "$memory" != - ] || memory=$LWNFS_GUEST_MEMORY
+[ "$cpus" != - ] || cpus=$LWNFS_GUEST_CPUS
 machine=("$bin")
 [ "$board" = - ] || machine+=(-M "$board")
-memory=$LWNFS_GUEST_MEMORY cpus=$LWNFS_GUEST_CPUS dtb='' card=''
+card=''
 if [ "$bus" = sd ]; then
 	[ -n "$root" ] || { echo "vm: $board boots a root made by root.sh (-r ROOT), as an SD card" >&2; exit 2; }
 	[ -z "$writable$vars" ] || { echo "vm: -w, -s and -U need virtio, which $board has not" >&2; exit 2; }
@@ -188,11 +151,7 @@ if [ "$bus" = sd ]; then
 		command -v "${tool%%:*}" >/dev/null ||
 			{ echo "vm: ${tool%%:*} is missing (${tool#*:}: harness/deps.sh foreign)" >&2; exit 1; }
 	done
-	# The board's memory and CPUs, and the kernel's device tree for it.
-	case $board in
-	raspi0) memory=512 cpus=1 dtb=bcm2835-rpi-zero.dtb ;;
-	*) echo "vm: no device tree known for $board" >&2; exit 1 ;;
-	esac
+	[ "$dtb" != - ] || { echo "vm: tests/data/machines gives $board no device tree" >&2; exit 1; }
 	dtb=$root/usr/lib/linux-image-$release/$dtb
 	[ -r "$dtb" ] || { echo "vm: cannot read $dtb" >&2; exit 1; }
 	# What the guest hands back goes there: never an earlier run's.
@@ -250,7 +209,7 @@ if [ "$bin" = qemu-system-x86_64 ] && kvm_runs; then
 	accel=(-accel kvm -cpu host) accel_name=kvm
 fi
 command -v "$bin" >/dev/null || {
-	echo "vm: $bin is missing ($remedy)" >&2
+	echo "vm: $bin is missing ($package: harness/deps.sh foreign)" >&2
 	exit 1
 }
 
