@@ -103,7 +103,7 @@ if [ "${1:-}" = foreign ]; then
 	# Every machine's QEMU (tests/data/machines); qemu-system-data, which
 	# they pull in, carries the firmware of each.  A board with no virtio
 	# boots from an SD card, ext4 (e2fsprogs), on a device tree vm.sh
-	# edits (device-tree-compiler).
+	# edits (device-tree-compiler; harness/boot-sdcard.sh).
 	mapfile -t qemus < <(lwnfs_machine_packages)
 	extra+=("${qemus[@]}" qemu-user-static binfmt-support e2fsprogs device-tree-compiler)
 fi

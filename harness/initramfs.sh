@@ -8,8 +8,9 @@
 # vm.sh shares read-only over 9p (the host's, or a Debian root made by
 # root.sh) under a tmpfs overlay as the guest's root; with lwnfs_rw=1 on
 # the kernel command line (vm.sh -w), the shared root itself, writable.
-# BUS "sd" (vm.sh's machines with no virtio): the ext4 module instead, and
-# the root is the card lwnfs_card=DEVICE names, written to.
+# BUS "sd" (a machine of tests/data/machines with no virtio): the ext4
+# module instead, and the root is the card lwnfs_card=DEVICE names,
+# written to (harness/boot-sdcard.sh).
 set -euo pipefail
 
 release=$1 out=$2 modroot=${3:-/} bus=${4:-pci}
