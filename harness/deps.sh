@@ -73,10 +73,11 @@ bench) extra+=(redis-server redis-tools libhiredis-dev libsqlite3-dev gnuplot-no
 profile) extra+=(linux-perf) ;;
 debug) extra+=(bc bison flex libelf-dev libssl-dev dwarves rsync trinity
 	"linux-source-$(lwnfs_series "$release")") ;;
-# qemu-system-data, which these pull in, carries each machine's firmware;
-# raspi0's SD card is ext4, on a device tree vm.sh edits.
-foreign) extra+=(qemu-system-arm qemu-system-ppc qemu-system-misc qemu-user-static binfmt-support
-	e2fsprogs device-tree-compiler) ;;
+# Every machine's QEMU (tests/data/machines), whose qemu-system-data
+# carries their firmware; a board's SD card is ext4, on a device tree
+# boot-sdcard.sh edits.
+foreign) mapfile -t qemus < <(lwnfs_machine_packages)
+	extra+=("${qemus[@]}" qemu-user-static binfmt-support e2fsprogs device-tree-compiler) ;;
 selinux) extra+=(checkpolicy) ;;
 # Secure Boot's firmware, and a FAT EFI system partition made without a
 # loop device.

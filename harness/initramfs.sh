@@ -5,7 +5,8 @@
 #
 # vm.sh's busybox initramfs for kernel RELEASE (modules and busybox from
 # MODROOT, default /): the 9p root read-only under a tmpfs overlay, or
-# written through with lwnfs_rw=1; BUS "sd": the ext4 card lwnfs_card names.
+# written through with lwnfs_rw=1; BUS "sd": the ext4 card lwnfs_card names
+# (harness/boot-sdcard.sh).
 set -euo pipefail
 
 release=$1 out=$2 modroot=${3:-/} bus=${4:-pci}

@@ -159,6 +159,29 @@ lwnfs_arch() {
 		"$(dirname "${BASH_SOURCE[0]}")/../tests/data/arches"
 }
 
+# lwnfs_machine CONFIG: "OPTION QEMU MACHINE CPU CONSOLE BUS MEMORY CPUS DTB
+# PACKAGE" of the machine that boots the kernel whose configuration is the
+# file CONFIG (tests/data/machines: the first line whose option CONFIG
+# sets, the first line when there is no CONFIG to read); "OPTION none WHY"
+# where none does; nothing when no line fits.
+lwnfs_machine() {
+	local table
+	table=$(dirname "${BASH_SOURCE[0]}")/../tests/data/machines
+	if [ -r "$1" ]; then
+		awk 'FILENAME == ARGV[1] { if (sub(/^CONFIG_/, "") && sub(/=y$/, "")) set[$0] = 1; next }
+			!/^#/ && NF && $1 in set { print; exit }' "$1" "$table"
+	else
+		awk '!/^#/ && NF { print; exit }' "$table"
+	fi
+}
+
+# lwnfs_machine_packages: the Debian packages of tests/data/machines'
+# QEMU binaries, one a line.
+lwnfs_machine_packages() {
+	awk '!/^#/ && NF && $2 != "none" && !seen[$NF]++ { print $NF }' \
+		"$(dirname "${BASH_SOURCE[0]}")/../tests/data/machines"
+}
+
 # lwnfs_series RELEASE: the kernel series, "6.1" for "6.1.0-57-amd64".
 lwnfs_series() {
 	local major=${1%%.*} rest=${1#*.}

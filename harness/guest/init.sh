@@ -17,7 +17,7 @@ mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
 mount -t tmpfs tmpfs /run
 mkdir -p /run/results
-if [ -n "${lwnfs_card:-}" ]; then	# on the card (vm.sh: no virtio)
+if [ -n "${lwnfs_card:-}" ]; then	# on the card (boot-sdcard.sh: no virtio)
 	mount --bind /lwnfs-results /run/results
 else
 	mount -t 9p -o trans=virtio,version=9p2000.L,msize=512000 results /run/results
@@ -31,7 +31,7 @@ case $cwd/ in
 *) mount -t tmpfs tmpfs /tmp ;;
 esac
 hostname lwnfs-vm
-# A board with no real-time clock (vm.sh: raspi0): the host's time when
+# A board with no real-time clock (boot-sdcard.sh): the host's time when
 # the boot began, and the seconds since.
 if [ -n "${lwnfs_time:-}" ]; then
 	read -r up _ </proc/uptime
