@@ -35,12 +35,14 @@ row() {
 }
 
 # Every row read, and the names asked for found, before a check runs.
-declare -A wanted=()
+declare -A wanted=() seen=()
 for n in "$@"; do wanted[$n]=1; done
 rows=()
 while read -r line; do
 	case $line in '' | '#'*) continue ;; esac
 	row "$line"
+	[ -z "${seen[$name]:-}" ] || { echo "breaks: $table: $name is named twice" >&2; exit 2; }
+	seen[$name]=1
 	[ $# = 0 ] || [ -n "${wanted[$name]:-}" ] || continue
 	unset "wanted[$name]"
 	rows+=("$line")
@@ -58,14 +60,12 @@ for line in "${rows[@]}"; do
 	if [[ $edit =~ ^[A-Z_][A-Z0-9_]*= ]]; then
 		read -ra envs <<<"$edit"
 	else
-		dir=$tmp/$name/tree
+		dir=$tmp/$name/tree file=${edit%% *}
 		lwnfs_copy_tree "$tmp/$name" /tree
 		git -C "$dir" init -q && git -C "$dir" add -A
-		file=${edit%% *}
-		cp "$dir/$file" "$tmp/before"
-		perl -0pi -e "${edit#* }" "$dir/$file"
-		if cmp -s "$tmp/before" "$dir/$file"; then
-			echo "break $name: the edit changed nothing in $file" >&2
+		if ! cp "$dir/$file" "$tmp/before" || ! perl -0pi -e "${edit#* }" "$dir/$file" ||
+			cmp -s "$tmp/before" "$dir/$file"; then
+			echo "break $name: the edit did not change $file" >&2
 			failed=$((failed + 1)) ran=$((ran + 1))
 			continue
 		fi

@@ -58,7 +58,8 @@ LWNFS_KERNEL_BAD_SAMPLES=(
 	'[   49.000230] watchdog: BUG: soft lockup - CPU#1 stuck for 38s! [swapper/1:0]'
 	'[   26.976525] Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000000'
 	'[    1.403019] Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0)'
-	# x86: an expedited stall, a hard lockup.
+	# x86: a preemptible kernel's stall (rt's), an expedited one, a hard lockup.
+	'[  103.087243] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:'
 	'[   90.123456] rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks: { 1-... } 21004 jiffies s: 617 root: 0x2/.'
 	'[   52.123456] NMI watchdog: Watchdog detected hard LOCKUP on cpu 1'
 )

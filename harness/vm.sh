@@ -202,14 +202,13 @@ mkdir "$results/out"
 append="console=$console panic_on_warn=1 oops=panic panic=-1 loglevel=4 log_buf_len=8M"
 append+=" lwnfs_init=$init lwnfs_accel=$accel_name${writable:+ lwnfs_rw=1}${params:+ $params}"
 # Under TCG the vCPUs' TSCs are not in sync, so the kernel falls back to
-# the HPET, an emulated device read on every clock read: with the TSC,
-# forking and exec'ing (what bats does all day) take a third less time.
+# the HPET, an emulated device read on every clock read, which slows
+# forking and exec'ing, what bats does all day.
 [ "$bin/$accel_name" != qemu-system-x86_64/tcg ] || append+=" tsc=reliable"
 # Under TCG a vCPU is a host thread, which a loaded host of 2 CPUs can
 # leave unscheduled for tens of seconds: the soft-lockup watchdog, which
 # reports a CPU that ran no task switch for twice watchdog_thresh (10 s by
-# default), then reports the host, not the kernel ("soft lockup - CPU#1
-# stuck for 22s! [khugepaged:41]", a life guest's).  The longest
+# default), then reports the host, not the kernel.  The longest
 # threshold it takes, 60 s: a lockup of the kernel's own still shows,
 # after 120 s.  So for RCU's stall warning (21 s by default): 60 s.
 [ "$accel_name" != tcg ] || append+=" watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=60"

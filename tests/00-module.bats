@@ -29,7 +29,7 @@ teardown() {
 @test "the tree: counter and subdir/subcounter, modes, owner, inode numbers" {
 	load_lwnfs
 	run ls -A "$MNT"
-	[ "$output" = "counter
+	assert [ "$output" = "counter
 subdir" ]
 	run ls -A "$MNT/subdir"
 	assert [ "$output" = subcounter ]
@@ -39,7 +39,7 @@ subdir" ]
 	assert [ "${lines[2]}" = "$MNT/subdir 755 0 0 directory 3" ]
 	assert [ "${lines[3]}" = "$MNT/subdir/subcounter 644 0 0 regular empty file 4" ]
 	run stat -c %h "$MNT" "$MNT/subdir"
-	[ "$output" = "3
+	assert [ "$output" = "3
 2" ]
 }
 

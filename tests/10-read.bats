@@ -107,7 +107,7 @@ teardown() {
 		print((grep { $!{$_} } keys %!), "\n");
 		sysread($fh, my $buf, 32) // die "$!\n";
 		print $buf' "$C"
-	[ "$output" = "EFAULT
+	assert [ "$output" = "EFAULT
 41" ]
 	assert [ "$(cat "$C")" = 42 ]
 }
@@ -125,7 +125,7 @@ teardown() {
 
 @test "pread at 0 on one open file takes the next value each time" {
 	run "$READER" -n 5 "$C"
-	[ "$output" = "0
+	assert [ "$output" = "0
 1
 2
 3

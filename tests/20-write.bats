@@ -190,7 +190,7 @@ reject() {
 	run bash -c "trap '' XFSZ; ulimit -f 0; $(declare -f wr); wr $TMPFS/f <<<7"
 	local tmpfs_output=$output
 	echo "tmpfs: $tmpfs_status, $tmpfs_output"
-	[ "$tmpfs_status" = $((128 + 25)) ]	# SIGXFSZ
+	assert [ "$tmpfs_status" = $((128 + 25)) ]	# SIGXFSZ
 	assert [ "$tmpfs_output" = EFBIG ]
 	run bash -c "ulimit -f 0; echo 7 > $C"
 	assert [ "$status" = "$tmpfs_status" ]

@@ -135,7 +135,7 @@ make_one() {
 	[[ $output == *"not empty"* ]]
 	rm "$MNT/d/x"
 	rmdir "$MNT/d"
-	[ "$(ls -A "$MNT")" = "counter
+	assert [ "$(ls -A "$MNT")" = "counter
 subdir" ]
 }
 

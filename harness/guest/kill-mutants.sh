@@ -8,7 +8,7 @@
 # LWNFS_EXIT_NEW_GUEST when this guest cannot go on cleanly.
 set -euo pipefail
 
-todo=${1:?usage: mutants.sh TODO}
+todo=${1:?usage: kill-mutants.sh TODO}
 # shellcheck source=harness/settings.sh
 . harness/settings.sh
 # The quickest to fail first; 50-packaging.bats does not load lwnfs.

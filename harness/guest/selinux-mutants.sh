@@ -6,7 +6,7 @@
 # TODO, the suite on KO, its TAP kept back, and one verdict line.
 set -uo pipefail
 
-todo=${1:?usage: selinux.sh TODO}
+todo=${1:?usage: selinux-mutants.sh TODO}
 rc=0
 bats --tap tests/selinux || rc=$?
 tap=$(mktemp)

@@ -14,6 +14,7 @@ set -euo pipefail
 
 cd "$(dirname "$0")/../.."
 release=${1:-$(harness/distro-kernel.sh)}
+release_re=${release//./\\.} release_re=${release_re//+/\\+}
 kdir=$(realpath "/lib/modules/$release/build")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -101,7 +102,7 @@ sed -i -e '/^extern int generic_delete_inode(struct inode \*inode);$/d' \
 ! grep -q -e 'generic_delete_inode' -e 'inode_just_drop' "$fs_h" ||
 	fail "could not take generic_delete_inode() and inode_just_drop() out of $fs_h"
 stops "$work/unknown" "headers without either form of inode_just_drop()" \
-	'^lwnfs: error: Linux .* has no known form of inode_just_drop\(\) \(not the newer one, probe INODE_JUST_DROP, nor generic_delete_inode\(\) of before 6\.18\)'
+	"^lwnfs: error: Linux $release_re has no known form of inode_just_drop\\(\\) \\(not the newer one, probe INODE_JUST_DROP, nor generic_delete_inode\\(\\) of before 6\\.18\\); see README\\.md, \"Supported kernels\"\$"
 
 # 4. A compiler killed on one probe: no guess, the build stops.
 kcc=$(sed -n 's/^CONFIG_CC_VERSION_TEXT="\{0,1\}\([^ ]*\) .*/\1/p' "$kdir/include/config/auto.conf")

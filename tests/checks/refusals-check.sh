@@ -114,6 +114,10 @@ fake_ko "$release"
 run_in "$copy" "${install[@]}"
 expect "make install DESTDIR=" \
 	"kbuild: modules_install M=WORK/tree INSTALL_MOD_PATH=WORK/dest INSTALL_MOD_DIR=extra DEPMOD=true" ok
+for f in usr/local/share/man/man5/lwnfs.5 usr/local/share/doc/lwnfs/walkthrough.md; do
+	checked=$((checked + 1))
+	[ -f "$work/dest/$f" ] || problem "make install DESTDIR=: no $f under DESTDIR"
+done
 
 # --- harness/deps.sh: Debian on amd64, or one line ------------------------------
 # fakes DIR ARCH: apt-get and dpkg-query that fail loudly, and a dpkg that

@@ -33,7 +33,7 @@ teardown_file() {
 
 @test "deb: sources in /usr/src/lwnfs-VERSION, the man page, the docs (walkthrough too)" {
 	run ls "/usr/src/lwnfs-$VERSION"
-	[ "$output" = "Kbuild
+	assert [ "$output" = "Kbuild
 conftest.sh
 dkms.conf
 lwnfs.c

@@ -17,7 +17,7 @@ teardown() {
 	[[ $output != *eprecated* ]]
 	assert [ "$(dkms_state)" = installed ]
 	run ls "/usr/src/lwnfs-$VERSION"
-	[ "$output" = "Kbuild
+	assert [ "$output" = "Kbuild
 conftest.sh
 dkms.conf
 lwnfs.c
