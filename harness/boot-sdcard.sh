@@ -61,10 +61,10 @@ sdcard_boot() {
 		{ echo "vm: $dtb: no power controller at /soc/watchdog@7e100000" >&2; exit 1; }
 	fdtput -tx "$work/dtb" /soc/watchdog@7e100000 reg "${pm[0]}" "${pm[1]}"
 	qemu+=(-dtb "$work/dtb" -drive "if=sd,format=raw,file=$card")
-	# The board has no real-time clock: the guest's would start at 1970,
-	# older than every file of the tree (and a test that sets a time of
-	# 2001 would see its next change go back).  It takes the host's, as
-	# the boot starts.
+	# The board has no real-time clock: the guest's would start at the
+	# epoch, older than every file of the tree, and a test that sets an
+	# old time would see its next change go back.  It takes the host's,
+	# as the boot starts.
 	append+=" lwnfs_card=/dev/mmcblk0 lwnfs_time=$(date +%s)"
 }
 

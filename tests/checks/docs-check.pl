@@ -17,7 +17,7 @@ use File::Spec;
 
 # C names the docs give that lwnfs's code does not contain.
 my %NAMES = (
-	# The 2002 article's code, which the walkthrough shows beside lwnfs's.
+	# The LWN article's code, which the walkthrough shows beside lwnfs's.
 	'lfs_*' => "the 2002 article's own functions",
 	get_sb_single => "2002: the mount helper get_tree_single() replaced",
 	mount_single => "2.6.37 to 6.x: between get_sb_single() and get_tree_single()",
