@@ -111,6 +111,32 @@ lwnfs_quiet() {
 	exit 1
 }
 
+# lwnfs_in_root ROOT COMMAND...: COMMAND in the chroot ROOT, with none of
+# the host's environment.
+lwnfs_in_root() {
+	local root=$1
+	shift
+	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C "$@"
+}
+
+# lwnfs_build_mutant KDIR DIR LIST NAME: lwnfs with the mutant NAME of the
+# list LIST (harness/mutant.pl), or as it is for NAME "original", built in
+# DIR against the kernel tree KDIR; says where the log is when it fails.
+lwnfs_build_mutant() {
+	local kdir=$1 dir=$2 list=$3 name=$4 top
+	top=$(dirname "${BASH_SOURCE[0]}")/..
+	mkdir -p "$dir"
+	cp "$top/Kbuild" "$top/conftest.sh" "$top/lwnfs.h" "$dir/"
+	if [ "$name" = original ]; then
+		cp "$top/lwnfs.c" "$dir/"
+	else
+		"$top/harness/mutant.pl" "$list" "$name" "$top/lwnfs.c" >"$dir/lwnfs.c" || return 1
+	fi
+	make -C "$kdir" M="$dir" modules >"$dir/build.log" 2>&1 && return
+	echo "${0##*/}: $name does not build against $kdir (see $dir/build.log)" >&2
+	return 1
+}
+
 # lwnfs_tally LOG: add the figures tap-run.sh wrote for LOG (LOG.count)
 # to the caller's total_passed, total_failed and total_skipped.
 lwnfs_tally() {
