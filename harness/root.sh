@@ -3,41 +3,38 @@
 #
 # Usage: harness/root.sh NAME
 #
-# Make, or refresh, the Debian root NAME under $LWNFS_CACHE/roots/NAME
-# with mmdebstrap, and print its path (docs/testing.md, "Roots and
-# caches").  NAME is a row of tests/data/rows, or bookworm-life and
-# trixie-life (tests/life: a kernel without headers and an offline archive
-# life-archive.sh fills; kept until their package list changes, since
-# their archive is a snapshot), or bookworm-cross and trixie-cross (amd64
-# roots with cross compilers, the foreign rows' headers put in by
-# cross-headers.sh).  A root is remade when its package list changes, or
-# when apt-get update inside it, at most every $LWNFS_ROOT_CHECK hours,
-# finds a newer kernel (for next: another newest kernel anywhere); with
-# no archive it stays as it is.  next skips (LWNFS_EXIT_SKIP) when sid's
-# kernel is the newest.  One root.sh at a time makes a given root.
+# Make, or refresh, the Debian root NAME under $LWNFS_CACHE/roots with
+# mmdebstrap, and print its path (docs/testing.md, "Roots and caches").
+# NAME is a row of tests/data/rows, RELEASE-life (tests/life) or
+# RELEASE-cross (cross-build.sh's), RELEASE bookworm or trixie.  A root is
+# remade when what it is made of (.lwnfs-packages) changes, or when its
+# archive, asked at most every LWNFS_ROOT_CHECK hours, has a newer kernel.
+# A row of release "newest" skips (LWNFS_EXIT_SKIP) when sid's kernel is
+# the newest.  One root.sh at a time makes a given root.
 set -euo pipefail
 
 name=${1:?usage: root.sh NAME}
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=harness/settings.sh
-. "$(dirname "$0")/settings.sh"
-cache=$LWNFS_CACHE
-roots=$cache/roots
+. "$here/settings.sh"
+roots=$LWNFS_CACHE/roots
 root=$roots/$name
-debs=$cache/debs
+debs=$LWNFS_CACHE/debs
 check_hours=$LWNFS_ROOT_CHECK
 
-# Each row (tests/data/rows): its Debian suite, its architecture (dpkg's
-# name) and the flavour of its linux-image-<flavour> and
-# linux-headers-<flavour>.  A cross root: the gcc version of its suite,
-# and ARCH:FLAVOUR of each foreign row it builds for.
-suite=$name arch=amd64 flavour=amd64 gcc='' foreign='' life='' archive='' programs=''
+# suite, arch (dpkg's name), flavour (of linux-image-FLAVOUR): the row's;
+# newest: set for a row of the newest kernel, whose suite is found below;
+# life: the suite a life root upgrades to; gcc: a cross root's, foreign:
+# ARCH:FLAVOUR of each row it builds for; programs: how a foreign row's
+# programs run here (tests/data/arches).
+suite=$name arch=amd64 flavour=amd64 newest='' life='' archive='' gcc='' foreign='' programs=''
 case $name in
-# (archive: what the life tests install besides the backports kernel: a
-# third kernel, the release's cloud flavour, and what autopkgtest needs)
-bookworm-life | trixie-life) suite=${name%-life} life=${name%-life}-backports
+bookworm-life | trixie-life)
+	suite=${name%-life} life=${name%-life}-backports
+	# What the life tests install besides the backports kernel: a third
+	# kernel, the cloud flavour, and what autopkgtest needs.  Its archive
+	# is a snapshot: the root is kept until this list changes.
 	archive="dctrl-tools linux-doc linux-image-cloud-amd64 linux-headers-cloud-amd64" ;;
-# amd64 roots with cross compilers and foreign headers (cross-build.sh).
 bookworm-cross) suite=bookworm gcc=12 ;;
 trixie-cross) suite=trixie gcc=14 ;;
 *)
@@ -46,14 +43,11 @@ trixie-cross) suite=trixie gcc=14 ;;
 			"trixie-life, bookworm-cross or trixie-cross)" >&2
 		exit 2
 	}
-	[ "$suite" != newest ] || suite=''	# the newest kernel's release (below)
-	# A foreign architecture: mmdebstrap runs the root's maintainer
-	# scripts (and root-build.sh its compiler) under qemu-user through
-	# binfmt_misc, or natively (i386, where the host can).
+	if [ "$suite" = newest ]; then
+		newest=yes suite=''
+	fi
 	[ "$arch" = amd64 ] || read -r _ _ programs < <(lwnfs_arch "$arch") ;;
 esac
-# A cross root holds its release's rows of other architectures, in the
-# order of tests/data/arches.
 if [ -n "$gcc" ]; then
 	for a in $(lwnfs_arches); do
 		for row in $(lwnfs_rows release="$suite" arch="$a"); do
@@ -62,18 +56,13 @@ if [ -n "$gcc" ]; then
 		done
 	done
 fi
-# One package cache per architecture (amd64's keeps its old place): each
-# root copies the whole cache in, and a foreign one would only weigh.
+# Each root copies its whole package cache in: one cache per architecture,
+# and the cross compilers apart, so that no root carries another's.
 [ "$arch" = amd64 ] || debs=$debs-$arch
-# The cross compilers are of no use to the matrix's amd64 roots.
 [ -z "$foreign" ] || debs=$debs-cross
 mkdir -p "$roots" "$debs"
 exec 9>"$root.lock"
 flock 9
-# An ARM root's programs, and its guest, need qemu-user with binfmt_misc
-# and qemu-system-arm; an i386 root's programs need the host or qemu-user
-# (the table's "foreign" and "i386"):
-# deps.sh installs what is needed, or says in one line why it cannot.
 # Under the root's lock: deps.sh i386 turns the qemu-i386 handler off a
 # moment to ask whether the host runs i386 itself, which would fail the
 # programs of an i386 root being made meanwhile.
@@ -81,66 +70,67 @@ flock 9
 
 log() { echo "root: $name: $*" >&2; }
 
-# next: where Debian ships its newest amd64 kernel, the first named of
-# equals (newest-kernel.sh: "SUITE VERSION"), kept in $roots/next.from.
-# Asked on the root's clock: when it is to be made or checked (below;
-# with no root, when next.from is as old as a check's interval).
-next_suites='sid experimental bookworm-backports trixie-backports'
-next_from='' next_version='' next_asked=''
-if [ "$name" = next ]; then
-	from=$roots/next.from
+# due FILE: whether the archive is to be asked again, by FILE's age.
+due() {
+	[ "$check_hours" = 0 ] || [ -n "$(find "$1" -mmin +$((check_hours * 60)))" ]
+}
+
+# The newest kernel: the suite that ships it, the first named of equals,
+# and its version (newest-kernel.sh), kept in $root.from.
+newest_suites='sid experimental bookworm-backports trixie-backports'
+from='' newest_version='' newest_asked=''
+if [ -n "$newest" ]; then
 	stamp=$root/.lwnfs-checked
-	[ -e "$stamp" ] || stamp=$from
-	if [ ! -s "$from" ] || [ "$check_hours" = 0 ] ||
-		[ -n "$(find "$stamp" -mmin +$((check_hours * 60)))" ]; then
+	[ -e "$stamp" ] || stamp=$root.from
+	if [ ! -s "$root.from" ] || due "$stamp"; then
 		# shellcheck disable=SC2086 # one word a suite
-		if newest=$("$here/newest-kernel.sh" amd64 $next_suites); then
-			echo "$newest" >"$from"
-			next_asked=yes
-		elif [ -s "$from" ]; then
-			log "could not ask the archive for the newest kernel; keeping $(cat "$from")"
+		if found=$("$here/newest-kernel.sh" "$flavour" $newest_suites); then
+			echo "$found" >"$root.from"
+			newest_asked=yes
+		elif [ -s "$root.from" ]; then
+			log "could not ask the archive for the newest kernel; keeping $(cat "$root.from")"
 		else
 			exit 1
 		fi
 	fi
-	read -r next_from next_version <"$from"
-	case $next_from in
+	read -r from newest_version <"$root.from"
+	case $from in
 	sid)
-		echo "root: next: no suite ($next_suites) has a kernel newer than sid's $next_version" >&2
+		log "no suite ($newest_suites) has a kernel newer than sid's $newest_version"
 		exit "$LWNFS_EXIT_SKIP" ;;
 	experimental) suite=sid ;;
-	*-backports) suite=${next_from%-backports} ;;
+	*-backports) suite=${from%-backports} ;;
 	*)
-		echo "root: next: $from names '$next_from', not one of $next_suites" >&2
+		log "$root.from names '$from', not one of $newest_suites"
 		exit 1 ;;
 	esac
-	log "the newest kernel: $next_version, in $next_from"
+	log "the newest kernel: $newest_version, in $from"
 fi
 
-# Version of package $1 installed in $root, empty if none.
+# installed PACKAGE: its version in the root, empty if none.
 installed() {
 	dpkg-query --admindir="$root/var/lib/dpkg" -W -f='${Version}' "$1" 2>/dev/null || true
 }
 
-# candidate PACKAGE: the version of PACKAGE that apt in the root would
-# install now.
+# candidate PACKAGE: the version apt in the root would install now.
 candidate() {
 	chroot "$root" apt-cache policy "$1" | sed -n 's/^ *Candidate: //p'
 }
 
-# Exit 0 when the root's kernel package is current, 1 when a newer one is
-# in the archive, 2 when the archive could not be asked.
+# current: 0 when the root's kernel is the archive's, 1 when the archive
+# has a newer one, 2 when it could not be asked.
 current() {
 	local have want
 	[ -z "$foreign" ] || { cross_current; return; }
-	[ -z "$life" ] || return 0	# a snapshot, kept
+	[ -z "$life" ] || return 0
 	have=$(installed "linux-image-$flavour")
-	# A foreign row: the metapackage's version root-kernel.sh saw.
+	# A foreign row: the metapackage's version root-kernel.sh saw, since
+	# the kernel installed may be an older one the archive serves.
 	[ "$programs" = '' ] || have=$(awk '{ print $3 }' "$root/.lwnfs-kernel" 2>/dev/null)
 	[ -n "$have" ] || return 1
-	if [ "$name" = next ]; then	# what newest-kernel.sh has just said
-		[ -n "$next_asked" ] || return 2
-		want=$next_version
+	if [ -n "$newest" ]; then
+		[ -n "$newest_asked" ] || return 2
+		want=$newest_version
 	else
 		chroot "$root" apt-get -qq -o Acquire::Languages=none update >/dev/null 2>&1 || return 2
 		want=$(candidate "linux-image-$flavour")
@@ -151,11 +141,8 @@ current() {
 	return 1
 }
 
-# The same for a cross root: the version of linux-headers-<flavour> it
-# was made from for each foreign row (.lwnfs-headers, written by
-# cross-headers.sh: the headers' version, and the archive's version of
-# the metapackage then when the archive did not serve its headers)
-# against the one in the archive now.
+# cross_current: current for a cross root, by the metapackage versions
+# cross-headers.sh wrote in .lwnfs-headers, one per foreign row.
 cross_current() {
 	local spec have want
 	chroot "$root" apt-get -qq -o Acquire::Languages=none update >/dev/null 2>&1 || return 2
@@ -170,23 +157,36 @@ cross_current() {
 	return 0
 }
 
-# What each root holds; a root made from another list is remade.
+# sources SUITE BESIDE: mmdebstrap's archives, from the host's: SUITE's
+# (with its updates and security suites, which sid has not) and BESIDE.
+sources() {
+	local debian security
+	debian=$(lwnfs_mirror)
+	mirrors=("deb $debian $1 main")
+	if [ "$1" != sid ]; then
+		security=$(lwnfs_mirror security)
+		mirrors+=("deb $debian $1-updates main" "deb $security $1-security main")
+	fi
+	mirrors+=("deb $debian $2 main")
+}
+
 opts=() mirrors=() archs=$arch
 pkgs=gcc,make,libc6-dev,kmod,bats,bats-assert,perl,util-linux,mount,mawk,procps,openssl
 pkgs+=,busybox-static,xz-utils,zstd,dkms
-# A foreign row's kernel: root-kernel.sh's hook, since the archive may not
-# serve the kernel its metapackages name.
+# A foreign row's kernel comes from root-kernel.sh, since the archive may
+# not serve the one its metapackages name; the newest kernel's from its
+# suite, below.
 if [ -n "$programs" ]; then
 	# shellcheck disable=SC2016 # mmdebstrap's shell expands $1
 	opts+=(--customize-hook="$(printf %q "$here/root-kernel.sh")"' "$1" '"$flavour")
-elif [ "$name" != next ]; then
+elif [ -z "$newest" ]; then
 	pkgs+=,linux-image-$flavour,linux-headers-$flavour
 fi
 # sid's lintian, the newest, checks the package (scripts/lint-package.sh).
 [ "$name" != sid ] || pkgs+=,lintian
-# A life root: no headers (the tests install them), Debian's autopkgtest,
-# the archive of what they install, and what a Debian machine boots with
-# (systemd as PID 1, udev, D-Bus), for the boots that read /etc/fstab.
+# A life root: no headers (the tests install them), and what a Debian
+# machine boots with (systemd as PID 1, udev, D-Bus), for the boots that
+# read /etc/fstab.
 if [ -n "$life" ]; then
 	pkgs=${pkgs/,linux-headers-$flavour/},apt-utils,autopkgtest,autodep8,dpkg-dev
 	pkgs+=,systemd-sysv,udev,dbus
@@ -203,7 +203,7 @@ if [ -n "$foreign" ]; then
 		pkgs+=,gcc-$gcc-$triplet,libc6-dev-${spec%%:*}-cross
 		archs+=,${spec%%:*}
 	done
-	# Before the hooks of make_root: the downloads go to $debs too.
+	# Before mmdebstrap_root's hooks, so that its downloads go to $debs too.
 	# shellcheck disable=SC2016 # mmdebstrap's shell expands $1
 	opts+=(--customize-hook="$(printf %q "$here/cross-headers.sh")"' "$1" '"$foreign")
 fi
@@ -212,26 +212,19 @@ sid)
 	# The archive reachable here serves sid past its Valid-Until date.
 	opts+=(--aptopt='Acquire::Check-Valid-Until "false"') ;;
 bullseye)
-	# bullseye's bats (1.2.1) predates "run !" and require-version,
-	# which the suite uses: take bats alone from bookworm (it is
-	# architecture-independent shell), everything else from bullseye.
+	# bullseye's bats predates "run !" and require-version, which the
+	# suites use: bats alone (architecture-independent shell) comes from
+	# bookworm.
 	opts+=(--aptopt='APT::Default-Release "bullseye"')
 	pkgs+=,bats/bookworm
 	pkgs=${pkgs/,bats,/,}
-	# The archives the host's apt uses (settings.sh).
-	debian=$(lwnfs_mirror)
-	security=$(lwnfs_security_mirror)
-	mirrors=("deb $debian bullseye main" "deb $debian bullseye-updates main"
-		"deb $security bullseye-security main" "deb $debian bookworm main") ;;
+	sources bullseye bookworm ;;
 esac
-
-# The kernel package's initramfs is for an image the guest never uses:
-# vm.sh boots an initramfs of its own.  Making it takes a minute of CPU
-# beside the guests of CI (sid's dracut more), minutes under qemu-user (a
-# few hundred emulated processes), and in a life root, whose guest
-# installs a kernel under TCG, longer still.  So every root with a kernel
-# takes initramfs-tools (not dracut, sid's choice now), with
-# update-initramfs diverted to true before the kernel package comes.
+# The kernel package's initramfs is for an image the guest never uses
+# (vm.sh boots an initramfs of its own), and making it is slow, under
+# qemu-user and in a life guest most: every root with a kernel takes
+# initramfs-tools (not dracut, sid's choice), with update-initramfs
+# diverted to true before the kernel package comes.
 if [ -z "$foreign" ]; then
 	pkgs+=,initramfs-tools
 	# shellcheck disable=SC2016 # mmdebstrap's shell expands the hook
@@ -240,29 +233,21 @@ if [ -z "$foreign" ]; then
 		ln -s /bin/true "$1/usr/sbin/update-initramfs"')
 fi
 
-# What .lwnfs-packages says: a cross root is remade when its rows change too.
-record=$pkgs${foreign:+ headers:$foreign}${life:+ upgrade:$life archive:${archive// /,}}${next_from:+ kernel:$next_from}
-
-
-# next: its release's suites and the one of the newest kernel (pinned
-# low by its Release file: experimental at 1, a backports suite at 100),
-# whose kernel the hook installs.
-if [ "$name" = next ]; then
-	debian=$(lwnfs_mirror)
-	mirrors=("deb $debian $suite main")
-	if [ "$suite" != sid ]; then
-		security=$(lwnfs_security_mirror)
-		mirrors+=("deb $debian $suite-updates main" "deb $security $suite-security main")
-	fi
-	mirrors+=("deb $debian $next_from main")
-	opts+=(--customize-hook="chroot \"\$1\" apt-get install -y -qq -t $next_from linux-image-amd64 linux-headers-amd64 >&2")
+# The newest kernel's suite is pinned low by its Release file: its kernel
+# alone is taken from it.
+if [ -n "$newest" ]; then
+	sources "$suite" "$from"
+	opts+=(--customize-hook="chroot \"\$1\" apt-get install -y -qq -t $from linux-image-$flavour linux-headers-$flavour >&2")
 fi
+
+# What the root is made of, in .lwnfs-packages: a root made of anything
+# else is remade.
+record=$pkgs${foreign:+ headers:$foreign}${life:+ upgrade:$life archive:${archive// /,}}${from:+ kernel:$from}
 
 # mmdebstrap_root: make the root at $root.new.
 mmdebstrap_root() {
-	# Downloads are kept in $debs, for the next root that needs them.
-	# dpkg without fsync (a root is a cache, remade when in doubt): an
-	# eighth less time, and the guests that install into it gain too.
+	# dpkg without fsync: a root is a cache, remade when in doubt, and
+	# the guests that install into it gain too.
 	# shellcheck disable=SC2016 # mmdebstrap's shell expands the hooks
 	mmdebstrap --quiet --variant=apt --architectures="$archs" --include="$pkgs" "${opts[@]}" \
 		--dpkgopt=force-unsafe-io \
@@ -285,10 +270,8 @@ make_root() {
 		rm -rf --one-file-system "$root.new"
 		mmdebstrap_root && break
 		rm -rf --one-file-system "$root.new"
-		# A download that failed fails apt-get update or install: a
-		# mirror mid-sync serves an index whose size its Release file
-		# does not give ("Mirror sync in progress?").  Once more a minute
-		# later, then give up saying so.
+		# A mirror mid-sync fails a download ("Mirror sync in
+		# progress?"): once more a minute later.
 		[ "$try" = 1 ] || {
 			echo "root: $name: mmdebstrap failed (twice; apt's errors above: a mirror mid-sync passes)" >&2
 			exit 1
@@ -311,17 +294,13 @@ if [ ! -e "$root/.lwnfs-checked" ]; then
 elif [ "$(cat "$root/.lwnfs-packages" 2>/dev/null)" != "$record" ]; then
 	log "made from another package list: remaking the root"
 	make_root
-else
-	stamp=$root/.lwnfs-checked
-	if [ "$check_hours" = 0 ] || [ -n "$next_asked" ] ||
-		[ -n "$(find "$stamp" -mmin +$((check_hours * 60)))" ]; then
-		rc=0
-		current || rc=$?
-		case $rc in
-		1) make_root ;;
-		2) log "could not ask the archive for a newer kernel; using the root as it is" ;;
-		esac
-	fi
+elif [ -n "$newest_asked" ] || due "$root/.lwnfs-checked"; then
+	rc=0
+	current || rc=$?
+	case $rc in
+	1) make_root ;;
+	2) log "could not ask the archive for a newer kernel; using the root as it is" ;;
+	esac
 fi
 
 touch "$root/.lwnfs-checked"

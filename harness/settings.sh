@@ -1,26 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2034 # the variables are for the scripts that source this
 #
-# The harness's settings, in one place: every script of harness/ and
-# scripts/ that needs one sources this file.  Those written ${NAME:-...}
-# can be set in the environment instead (LWNFS_CACHE=/srv/cache make
-# check); the verdict (the kernel-log pattern, the exit statuses) cannot.
+# The harness's settings and shared functions.  Those written ${NAME:-...}
+# can be set in the environment; the verdict (the kernel-log pattern, the
+# exit statuses) cannot.
 
-# Kernel images, roots, packages, initramfs images, the debug kernel and
-# the matrix's logs are kept here between runs.
 LWNFS_CACHE=${LWNFS_CACHE:-/var/cache/lwnfs}
-# What a guest gets: MiB of memory and vCPUs (TCG runs one host thread
-# per vCPU: two side by side on two cores run each other down).
+# MiB and vCPUs of a guest (TCG runs one host thread per vCPU: two
+# guests side by side on two cores run each other down).
 LWNFS_GUEST_MEMORY=${LWNFS_GUEST_MEMORY:-1024}
 LWNFS_GUEST_CPUS=${LWNFS_GUEST_CPUS:-2}
 # Seconds a guest may take before it is stopped and counted as failed:
 # the whole suite (make check), one matrix row, one boot of make
-# check-life, anything else (demo, bench, fuzz, stress).
+# check-life (apt installs headers and two kernels under TCG), anything
+# else.
 LWNFS_SUITE_TIMEOUT=${LWNFS_SUITE_TIMEOUT:-3600}
 LWNFS_ROW_TIMEOUT=${LWNFS_ROW_TIMEOUT:-1800}
-# One boot of the DKMS-life suites: apt installs headers and two kernels
-# under TCG, which takes the better part of an hour, more with builds
-# beside it.
 LWNFS_LIFE_TIMEOUT=${LWNFS_LIFE_TIMEOUT:-7200}
 LWNFS_TOOL_TIMEOUT=${LWNFS_TOOL_TIMEOUT:-1800}
 # What in a guest's kernel log fails a run (case matters: "VFS: Warning:
@@ -28,9 +23,8 @@ LWNFS_TOOL_TIMEOUT=${LWNFS_TOOL_TIMEOUT:-1800}
 # Trace:" on x86 and riscv64, "Call trace:" on arm64; a hung task and an
 # RCU stall print neither on every architecture.
 LWNFS_KERNEL_BAD='BUG|WARNING|Oops|[Ll]eak|still in use|Busy inodes|Call [Tt]race|UBSAN|general protection|Unable to handle kernel|blocked for more than|detected (expedited )?stalls? on|hard LOCKUP|Kernel panic'
-# Kernel log lines each of which is a problem, as vm.sh reads the log
-# (harness/guest/kmsg.pl's "[SECONDS] MESSAGE"), in each architecture's
-# form: what vm.sh -a may never let through.  Each must match
+# Kernel log lines each of which is a problem, as harness/guest/kmsg.pl
+# writes them, in each architecture's form.  Each must match
 # LWNFS_KERNEL_BAD, and each of LWNFS_KERNEL_GOOD_SAMPLES must not
 # (tests/checks/verdict-check.sh).
 LWNFS_KERNEL_BAD_SAMPLES=(
@@ -85,7 +79,7 @@ LWNFS_EXIT_GUEST_LOST=66	# vm.sh: the guest did not finish: a crash, a hang, its
 LWNFS_EXIT_NEW_GUEST=75	# guest/kill-mutants.sh: go on in a new guest
 LWNFS_EXIT_SKIP=77	# nothing to run: the row's kernel does not exist (root.sh)
 
-# lwnfs_status_says STATUS: what a guest run's exit status means, in words.
+# lwnfs_status_says STATUS: a guest run's exit status in words.
 lwnfs_status_says() {
 	case $1 in
 	0) echo ok ;;
@@ -112,11 +106,12 @@ lwnfs_quiet() {
 }
 
 # lwnfs_in_root ROOT COMMAND...: COMMAND in the chroot ROOT, with none of
-# the host's environment.
+# the host's environment; nothing answers a package's questions there.
 lwnfs_in_root() {
 	local root=$1
 	shift
-	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C "$@"
+	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C \
+		DEBIAN_FRONTEND=noninteractive "$@"
 }
 
 # lwnfs_build_mutant KDIR DIR LIST NAME: lwnfs with the mutant NAME of the
@@ -216,9 +211,8 @@ lwnfs_series() {
 }
 
 # lwnfs_root_release ROOT: the release of the one kernel image in ROOT/boot
-# (a root made by root.sh); says so and fails when there is not exactly one.
-# The image is vmlinuz-RELEASE, or vmlinux-RELEASE where Debian installs
-# it uncompressed (riscv64, ppc64el).
+# (vmlinux where Debian installs it uncompressed: riscv64, ppc64el); says
+# so and fails when there is not exactly one.
 lwnfs_root_release() {
 	local images=("$1"/boot/vmlinu[xz]-*)
 	if [ "${#images[@]}" != 1 ] || [ ! -r "${images[0]}" ]; then
@@ -236,8 +230,7 @@ lwnfs_kernel_image() {
 }
 
 # lwnfs_copy_tree ROOT DEST: a fresh copy of this tree's tracked and new
-# files at ROOT/DEST (for a build inside a root), none of the host's
-# objects; root-build.sh's and cross-build.sh's.
+# files at ROOT/DEST, for a build inside a root: none of the host's objects.
 lwnfs_copy_tree() {
 	local root=${1:?} dest=${2:?} src
 	src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -250,10 +243,8 @@ lwnfs_copy_tree() {
 	fi
 }
 
-# lwnfs_apt_sources: the host's apt sources of binary packages, one line
-# each "URI SUITE SIGNED-BY COMPONENT...", in apt's order (sources.list,
-# then sources.list.d's *.list and deb822 *.sources files by name); "-"
-# for a SIGNED-BY not given.  Comments and disabled entries are left out.
+# lwnfs_apt_sources: the host's apt sources of binary packages,
+# "URI SUITE SIGNED-BY COMPONENT..." (harness/apt-sources.awk).
 lwnfs_apt_sources() {
 	local list parts files=() f
 	eval "$(apt-config shell list Dir::Etc::sourcelist/f parts Dir::Etc::sourceparts/d)"
@@ -264,60 +255,7 @@ lwnfs_apt_sources() {
 		esac
 	done
 	[ "${#files[@]}" != 0 ] || return 0
-	awk '
-	function flush(  u, s, i, j, nu, ns) {
-		if (types ~ /(^| )deb( |$)/ && tolower(enabled) != "no") {
-			nu = split(uris, u, " ")
-			ns = split(suites, s, " ")
-			for (i = 1; i <= nu; i++)
-				for (j = 1; j <= ns; j++)
-					print u[i], s[j], signed == "" ? "-" : signed, comps
-		}
-		types = uris = suites = comps = signed = enabled = ""
-	}
-	FNR == 1 { flush(); deb822 = FILENAME ~ /\.sources$/ }
-	# One-line style: deb [OPTION=VALUE ...] URI SUITE COMPONENT...
-	!deb822 {
-		sub(/#.*/, "")
-		if ($1 != "deb")
-			next
-		opts = ""
-		i = 2
-		if ($2 ~ /^\[/) {
-			while (i < NF && $i !~ /\]$/)
-				opts = opts " " $(i++)
-			opts = opts " " $(i++)
-		}
-		signed = "-"
-		if (match(opts, /signed-by=[^] ]*/))
-			signed = substr(opts, RSTART + 10, RLENGTH - 10)
-		line = $i " " $(i + 1) " " signed
-		for (j = i + 2; j <= NF; j++)
-			line = line " " $j
-		print line
-		signed = ""
-		next
-	}
-	# deb822: paragraphs of "Field: value", continued on indented lines.
-	/^#/ { next }
-	/^[ \t]*$/ { flush(); next }
-	{
-		if (/^[ \t]/) {	# a continuation: more of the same field
-			value = value " " $0
-		} else {
-			field = tolower(substr($0, 1, index($0, ":") - 1))
-			value = substr($0, index($0, ":") + 1)
-		}
-		gsub(/[ \t]+/, " ", value)
-		gsub(/^ | $/, "", value)
-		if (field == "types") types = value
-		else if (field == "uris") uris = value
-		else if (field == "suites") suites = value
-		else if (field == "components") comps = value
-		else if (field == "enabled") enabled = value
-		else if (field == "signed-by" && signed == "") signed = value == "" ? "inline" : value
-	}
-	END { flush() }' "${files[@]}"
+	awk -f "$(dirname "${BASH_SOURCE[0]}")/apt-sources.awk" "${files[@]}"
 }
 
 # lwnfs_codename: the host's release, as /etc/os-release names it
@@ -326,28 +264,18 @@ lwnfs_codename() {
 	(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-host}") || echo host
 }
 
-# lwnfs_mirror, lwnfs_security_mirror: the URI of the Debian archive, or of
-# its security archive, that the host's apt sources name, for the roots
-# that list their archives themselves (root.sh), so that no archive's host
-# name is written here.  The archive is the first entry for the host's
-# release (its codename; else sid or unstable, testing, stable), the
-# security archive the first for a "-security" suite; either with
-# component main, signed by Debian's archive keyring or not said.  Says so
-# in one line and fails when the sources have none.
+# lwnfs_mirror [security]: the URI of the Debian archive, or of its
+# security archive, that the host's apt sources name, so that no
+# archive's host name is written in the harness.  The archive is the
+# first entry for the host's release, else sid or unstable, testing,
+# stable; the security archive the first for a "-security" suite; either
+# with component main, signed by Debian's archive keyring or not said.
+# Says so in one line and fails when the sources have none.
 lwnfs_mirror() {
-	lwnfs_debian_archive main
-}
-
-lwnfs_security_mirror() {
-	lwnfs_debian_archive security
-}
-
-lwnfs_debian_archive() {
-	local kind=$1 codename uri what
+	local kind=${1:-main} codename uri what
 	codename=$(lwnfs_codename)
 	[ "$codename" != host ] || codename=''
-	# Each entry's rank: the host's own codename first, then sid, unstable,
-	# testing, stable (a third party's "stable" is commoner than Debian's).
+	# A third party's "stable" is commoner than Debian's: it ranks last.
 	uri=$(lwnfs_apt_sources | awk -v kind="$kind" -v codename="$codename" '
 		BEGIN { best = 9 }
 		$3 != "-" && $3 !~ /debian-archive-keyring/ { next }
