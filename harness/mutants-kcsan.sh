@@ -39,17 +39,7 @@ release=$(cat "$dir/include/config/kernel.release")
 make --no-print-directory KDIR="$dir" tests/programs/lwnfs-race test-modules >/dev/null
 rm -rf "$work"
 for name in original "${names[@]}"; do
-	mkdir -p "$work/$name"
-	cp Kbuild conftest.sh lwnfs.h "$work/$name/"
-	if [ "$name" = original ]; then
-		cp lwnfs.c "$work/$name/"
-	else
-		harness/mutant.pl "$list" "$name" lwnfs.c >"$work/$name/lwnfs.c"
-	fi
-	make -C "$dir" M="$work/$name" modules >"$work/$name/build.log" 2>&1 || {
-		echo "mutants-kcsan: $name does not build against $release (see $work/$name/build.log)" >&2
-		exit 1
-	}
+	lwnfs_build_mutant "$dir" "$work/$name" "$list" "$name" || exit 1
 done
 echo "mutants-kcsan: lwnfs and ${#names[@]} mutant(s) built against $release"
 
@@ -109,17 +99,13 @@ for name in "${names[@]}"; do
 		[[ $said != "no verdict"* ]] || said="UNDECIDED, twice: $said"
 		[[ $said != "report: "* ]] || said="UNDECIDED: KCSAN reported ${said#report: }, after: $first"
 	fi
-	case $said in
-	"killed by "*)
-		echo "$name: $said"
-		passed=$((passed + 1)) ;;
-	passed)
-		echo "$name: SURVIVED race.sh under KCSAN: ${reason[$name]}"
-		failed=$((failed + 1)) ;;
-	*)
-		echo "$name: $said"
-		failed=$((failed + 1)) ;;
-	esac
+	[ "$said" != passed ] || said="SURVIVED race.sh under KCSAN: ${reason[$name]}"
+	echo "$name: $said"
+	if [[ $said == "killed by "* ]]; then
+		passed=$((passed + 1))
+	else
+		failed=$((failed + 1))
+	fi
 done
 echo "mutants-kcsan: $((SECONDS - start)) s, $boots guest(s)"
 echo "$passed passed, $failed failed"

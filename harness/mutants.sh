@@ -15,12 +15,12 @@ cd "$(dirname "$0")/.."
 . harness/settings.sh
 harness/deps.sh
 release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
-kdir=/lib/modules/$release/build
 list=tests/data/mutants
 work=$PWD/build/mutants
 start=$SECONDS
 
 declare -A reason first kind
+declare -A elsewhere=([kcsan]="under KCSAN (make mutants-kcsan)" [selinux]="under SELinux (make check-selinux)")
 names=()
 listed=$(harness/mutant.pl "$list") || { echo "mutants: $list does not parse" >&2; exit 1; }
 while IFS=$'\t' read -r name file how why; do
@@ -30,8 +30,7 @@ done <<<"$listed"
 if [ $# -gt 0 ]; then
 	for name; do
 		[ -n "${reason[$name]+set}" ] || { echo "mutants: no mutant $name in $list" >&2; exit 2; }
-		[ "${kind[$name]}" != kcsan ] || { echo "mutants: $name runs under KCSAN: make mutants-kcsan" >&2; exit 2; }
-		[ "${kind[$name]}" != selinux ] || { echo "mutants: $name runs under SELinux: make check-selinux" >&2; exit 2; }
+		[ -z "${elsewhere[${kind[$name]}]:-}" ] || { echo "mutants: $name runs ${elsewhere[${kind[$name]}]}" >&2; exit 2; }
 	done
 	names=("$@")
 fi
@@ -43,19 +42,9 @@ lwnfs_quiet "$log" "the build failed" make --no-print-directory KERNELRELEASE="$
 # Each mutant in a directory of its own, nproc builds at a time.
 # Equivalent ones too: that they still apply and build keeps the list true.
 rm -rf "$work"
-build() {
-	local dir=$work/$1
-	mkdir -p "$dir"
-	cp Kbuild conftest.sh lwnfs.h "$dir/"
-	harness/mutant.pl "$list" "$1" lwnfs.c >"$dir/lwnfs.c" || return 1
-	make -C "$kdir" M="$dir" modules >"$dir/build.log" 2>&1 || {
-		echo "mutants: $1 does not build (see $dir/build.log)" >&2
-		return 1
-	}
-}
 jobs=0 failed_builds=0
 for name in "${names[@]}"; do
-	build "$name" &
+	lwnfs_build_mutant "/lib/modules/$release/build" "$work/$name" "$list" "$name" &
 	jobs=$((jobs + 1))
 	if [ "$jobs" -ge "$(nproc)" ]; then
 		wait -n || failed_builds=$((failed_builds + 1))
@@ -75,16 +64,18 @@ for name in "${names[@]}"; do
 done
 [ "${#torun[@]}" -gt 0 ] || { echo "mutants: no mutant to run" >&2; exit 1; }
 
-# alone: the one mutant the next guest runs by itself, to see again what
-# a kernel report or a guest's death showed (seen).
+# alone: the one mutant a guest runs by itself, to see again what a
+# kernel report, a test that lwnfs failed too or a guest's death showed
+# (seen); again: the one the next guest runs so.
 declare -A verdict seen
-boots=0 alone=''
+boots=0 again=''
 # report NAME: the first kernel report in the guest's output (its serial
 # log, when it died) after mutant NAME started.
 report() {
 	sed -n "/^mutant $1: start\$/,\$p" "$log" | grep -m 1 -E "$LWNFS_KERNEL_BAD" || true
 }
 while true; do
+	alone=$again again=''
 	todo=("original $PWD/lwnfs.ko -")
 	for name in ${alone:-"${torun[@]}"}; do
 		[ -n "${verdict[$name]+set}" ] || todo+=("$name $work/$name/lwnfs.ko ${first[$name]}")
@@ -107,34 +98,30 @@ while true; do
 			"${said[original]:-no verdict (vm.sh status $rc)}" >&2
 		exit 1
 	fi
-	last=$(sed -n 's/^mutant \([^ ]*\): start$/\1/p' "$log" | tail -n 1)
-	if [ -n "$alone" ]; then
-		# The second look decides, but a death with no report does not.
-		if [[ ${said[$alone]:-} == unconfirmed:* ]]; then
-			verdict[$alone]="FLAKY: ${said[$alone]#unconfirmed: }, twice"
-		elif [[ ${said[$alone]:-} == flaky:* ]]; then
-			verdict[$alone]="FLAKY: ${said[$alone]#flaky: }"
-		elif [ -n "${said[$alone]+set}" ]; then
-			verdict[$alone]=${said[$alone]}
-		elif [ -n "$(report "$alone")" ]; then
+	# A death with no report does not decide, even the second time.
+	if [ -n "$alone" ] && [ -z "${said[$alone]+set}" ]; then
+		if [ -n "$(report "$alone")" ]; then
 			verdict[$alone]="killed by the kernel log, the guest brought down: $(report "$alone")"
 		else
 			verdict[$alone]="UNDECIDED: the guest died under it with no report, twice (vm.sh status $rc)"
 		fi
-		echo "mutants: $alone alone on a fresh guest, after ${seen[$alone]}: ${verdict[$alone]}"
-		alone=''
-		continue
 	fi
 	for name in "${!said[@]}"; do
 		[ "$name" != original ] || continue
-		if [[ ${said[$name]} == "killed by the kernel log"* ]] ||
-			[[ ${said[$name]} == unconfirmed:* ]]; then
+		case ${said[$name]} in
+		flaky:*)
+			verdict[$name]="FLAKY: ${said[$name]#flaky: }" ;;
+		unconfirmed:* | "killed by the kernel log"*)
 			# A report with no test failing, or a test lwnfs fails
 			# too: it must show again alone.
-			seen[$name]=${said[$name]} alone=$name
-		elif [[ ${said[$name]} == flaky:* ]]; then
-			verdict[$name]="FLAKY: ${said[$name]#flaky: }"
-		else
+			if [ "$name" != "$alone" ]; then
+				seen[$name]=${said[$name]} again=$name
+			elif [[ ${said[$name]} == unconfirmed:* ]]; then
+				verdict[$name]="FLAKY: ${said[$name]#unconfirmed: }, twice"
+			else
+				verdict[$name]=${said[$name]}
+			fi ;;
+		*)
 			# A test's kill came with its confirmation, or it is none.
 			by=${said[$name]#killed by }
 			by=${by%%; the kernel log: *}
@@ -144,13 +131,17 @@ while true; do
 				echo "mutants: $name killed with no confirmation in guest $boots" >&2
 				exit 1
 			fi
-			verdict[$name]=${said[$name]}
-		fi
+			verdict[$name]=${said[$name]} ;;
+		esac
 	done
 	if [ -n "$alone" ]; then
+		echo "mutants: $alone alone on a fresh guest, after ${seen[$alone]}: ${verdict[$alone]}"
 		continue
-	elif [ "$last" != original ] && [ -z "${said[$last]+set}" ]; then
-		seen[$last]="the guest died under it (vm.sh status $rc)" alone=$last
+	fi
+	[ -z "$again" ] || continue
+	last=$(sed -n 's/^mutant \([^ ]*\): start$/\1/p' "$log" | tail -n 1)
+	if [ "$last" != original ] && [ -z "${said[$last]+set}" ]; then
+		seen[$last]="the guest died under it (vm.sh status $rc)" again=$last
 	elif [ "$rc" != 0 ] && [ "$rc" != "$LWNFS_EXIT_NEW_GUEST" ] &&
 		[ "$rc" != "$LWNFS_EXIT_KERNEL_LOG" ]; then
 		echo "mutants: the guest failed with status $rc after $last" >&2
@@ -163,16 +154,14 @@ passed=0 failed=0
 for name in "${names[@]}"; do
 	if [ "${kind[$name]}" = equivalent ]; then
 		echo "$name: equivalent, not run: ${reason[$name]}"
-	elif [ "${kind[$name]}" = kcsan ]; then
-		echo "$name: not run here, but under KCSAN (harness/mutants-kcsan.sh): ${reason[$name]}"
-	elif [ "${kind[$name]}" = selinux ]; then
-		echo "$name: not run here, but under SELinux (harness/selinux.sh, make check-selinux): ${reason[$name]}"
-	elif [ "${verdict[$name]:-}" = survived ]; then
-		echo "$name: SURVIVED"
-		failed=$((failed + 1))
+	elif [ "${kind[$name]}" != suites ]; then
+		echo "$name: not run here, but ${elsewhere[${kind[$name]}]}: ${reason[$name]}"
 	elif [[ ${verdict[$name]:-} == "killed by "* ]]; then
 		echo "$name: ${verdict[$name]}"
 		passed=$((passed + 1))
+	elif [ "${verdict[$name]:-}" = survived ]; then
+		echo "$name: SURVIVED"
+		failed=$((failed + 1))
 	else
 		echo "$name: ${verdict[$name]:-no verdict}"
 		failed=$((failed + 1))

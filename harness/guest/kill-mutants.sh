@@ -68,6 +68,12 @@ bad_since() {
 	grep -m 1 -E "$LWNFS_KERNEL_BAD" "$tap" || :
 }
 
+# new_guest WHY: stop here; harness/mutants.sh goes on in a new guest.
+new_guest() {
+	echo "mutants: $1; a new guest goes on"
+	exit "$LWNFS_EXIT_NEW_GUEST"
+}
+
 original=''
 while read -r name ko first; do
 	[ "$name" != original ] || original=$ko
@@ -89,9 +95,13 @@ while read -r name ko first; do
 	# What the clean-up logs counts for this mutant too.
 	stuck=0
 	clean_up || stuck=1
-	# A test that fails by chance once must not kill: the file again.
+	# A mutant's failure is checked twice over: a test that fails by
+	# chance once must not kill.  One that leaves lwnfs pinned is killed
+	# by that (lwnfs unloaded clean before it).
+	judged=''
+	[ -z "$file" ] || [ "$name" = original ] || [ "$stuck" = 1 ] || judged=yes
 	flaky=''
-	if [ -n "$file" ] && [ "$name" != original ] && [ "$stuck" = 0 ]; then
+	if [ -n "$judged" ]; then
 		again=$(LWNFS_KO=$ko run_until_failure "$file")
 		if [ "$again" != "$test" ]; then
 			flaky=yes
@@ -100,15 +110,12 @@ while read -r name ko first; do
 		fi
 		clean_up || stuck=1
 	fi
-	bad=$(bad_since "$seq") || {
-		echo "mutants: no verdict for $name: $bad; a new guest goes on"
-		exit "$LWNFS_EXIT_NEW_GUEST"
-	}
+	bad=$(bad_since "$seq") || new_guest "no verdict for $name: $bad"
 
-	# And when lwnfs itself, in this guest as the mutant left it, passes
-	# that test alone (the whole file when bats failed before naming one).
+	# And lwnfs itself, in this guest as the mutant left it, passes that
+	# test alone (the whole file when bats failed before naming one).
 	confirmed=''
-	if [ -n "$file" ] && [ "$name" != original ] && [ "$stuck" = 0 ] && [ -z "$flaky" ]; then
+	if [ -n "$judged" ] && [ "$stuck" = 0 ] && [ -z "$flaky" ]; then
 		filter=()
 		[[ $test == "bats failed: "* ]] || filter=(--filter "^$(ere_quote "$test")\$")
 		cseq=$(perl harness/guest/kmsg.pl mark "lwnfs-mutant: $name, lwnfs confirms")
@@ -121,36 +128,22 @@ while read -r name ko first; do
 				"$(grep -m 1 '^not ok\|^#' "$tap.confirm" || tail -n 1 "$tap.confirm")"
 		fi
 		clean_up || stuck=1
-		cbad=$(bad_since "$cseq") || {
-			echo "mutants: no verdict for $name: $cbad; a new guest goes on"
-			exit "$LWNFS_EXIT_NEW_GUEST"
-		}
-		if [ -n "$cbad" ]; then
-			echo "mutants: lwnfs itself, confirming $name's kill, logged: $cbad; a new guest goes on"
-			exit "$LWNFS_EXIT_NEW_GUEST"
-		fi
+		cbad=$(bad_since "$cseq") || new_guest "no verdict for $name: $cbad"
+		[ -z "$cbad" ] || new_guest "lwnfs itself, confirming $name's kill, logged: $cbad"
 	fi
 
 	killer=''
-	[ -z "$confirmed" ] || killer="$file: $test"
-	# A mutant that leaves lwnfs pinned cannot be confirmed in this guest;
-	# being stuck is its own fault (lwnfs unloaded clean before it).
 	if [ -n "$file" ] && [ "$name" != original ] && [ "$stuck" = 1 ]; then
 		killer="$file: $test; lwnfs stuck: it cannot be unloaded"
+	elif [ -n "$confirmed" ] || { [ -n "$file" ] && [ "$name" = original ]; }; then
+		killer="$file: $test"
 	fi
 	[ -z "$bad" ] || killer="${killer:+$killer; }the kernel log: $bad"
 	if [ -n "$killer" ]; then
 		echo "mutant $name: killed by $killer"
-	elif [ -n "$file" ] && [ "$name" != original ]; then
-		:	# unconfirmed or flaky, said above
-	elif [ -n "$file" ]; then
-		echo "mutant $name: killed by $file: $test"	# lwnfs itself failed
-	else
+	elif [ -z "$file" ]; then
 		echo "mutant $name: survived"
-	fi
-	if [ "$stuck" = 1 ]; then
-		echo "mutants: lwnfs cannot be unloaded after $name; a new guest goes on"
-		exit "$LWNFS_EXIT_NEW_GUEST"
-	fi
-	[ -z "$bad" ] || exit "$LWNFS_EXIT_NEW_GUEST"
+	fi	# else flaky or unconfirmed, said above
+	[ "$stuck" = 0 ] || new_guest "lwnfs cannot be unloaded after $name"
+	[ -z "$bad" ] || new_guest "the kernel log has problems after $name"
 done <"$todo"
