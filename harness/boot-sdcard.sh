@@ -1,14 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2154 # vm.sh's variables, which this reads and adds to
 #
-# vm.sh's boot on a board with no virtio (bus "sd" in tests/data/machines:
-# no PCI, no virtio-mmio, so no 9p), with -r ROOT only: the guest's root
-# is an ext4 SD card made from ROOT for the one boot, written to in place
-# of an overlay.  What vm.sh hands the guest, and what the guest hands
-# back, is in the card's /lwnfs-results (guest/init.sh, lwnfs_card=),
-# read back with debugfs once the guest is off: its output shows then, not
-# as it comes.  The board's memory, CPUs and device tree are its line's.
-# -w, -s and -U need virtio and are refused.
+# vm.sh's boot on a board with no virtio, so no 9p (bus "sd" in
+# tests/data/machines), with -r ROOT only: the guest's root is an ext4
+# SD card made from ROOT for the boot.  What vm.sh hands the guest and
+# the guest hands back is in the card's /lwnfs-results (guest/init.sh),
+# read with debugfs once the guest is off: its output shows only then.
 # Sourced by vm.sh: functions, called in this order.
 
 # sdcard_check: refuse what the card cannot do, before anything is made;

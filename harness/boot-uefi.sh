@@ -1,18 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # shellcheck shell=bash disable=SC2154 # vm.sh's variables, which this reads and adds to
 #
-# vm.sh -U VARS: boot as a Debian machine with UEFI Secure Boot does, in
-# place of QEMU's -kernel (x86-64 only).  OVMF's Secure Boot firmware
-# (harness/deps.sh secureboot) on a q35 machine with SMM, its variable
-# store the file VARS, used and changed in place (a copy of
-# OVMF_VARS_4M.ms.fd, whose keys are Microsoft's); an EFI system
-# partition made for the boot, a FAT image as grub-install --removable
-# lays it out: ROOT's (or the host's) shim-signed as EFI/BOOT/BOOTX64.EFI,
-# MokManager beside it, and grub-efi-amd64-signed's grub, which reads
-# EFI/debian/grub.cfg (its built-in prefix); that file boots the kernel
-# and the initramfs, copied onto the partition, with the command line
-# vm.sh gives either way.  shim checks grub, grub has shim check the
-# kernel.
+# vm.sh -U VARS: boot x86-64 as a Debian machine with UEFI Secure Boot
+# does, in place of QEMU's -kernel: OVMF's Secure Boot firmware, its
+# variable store VARS changed in place, and an EFI system partition laid
+# out as grub-install --removable does: ROOT's (or the host's) signed
+# shim, MokManager and grub, whose grub.cfg boots the kernel and the
+# initramfs with vm.sh's command line.  shim checks grub, grub has shim
+# check the kernel.
 # Sourced by vm.sh: functions, called in this order.
 
 uefi_firmware=/usr/share/OVMF/OVMF_CODE_4M.secboot.fd
@@ -66,9 +61,8 @@ GRUB
 	mcopy -i "$esp" "$cfg" ::/EFI/debian/grub.cfg
 	mcopy -i "$esp" "$kernel" "::/lwnfs/vmlinuz-$release"
 	mcopy -i "$esp" "$initrd" ::/lwnfs/initrd.img
-	# Secure Boot's firmware keeps its variables in SMM.  The disk on the
-	# q35's SATA controller, as OVMF_VARS_4M.ms.fd's boot entry for a disk
-	# has it.
+	# Secure Boot's firmware keeps its variables in SMM; the disk where
+	# OVMF_VARS_4M.ms.fd's boot entry looks, on the q35's SATA controller.
 	qemu+=(-M "q35,smm=on" -global "driver=cfi.pflash01,property=secure,value=on"
 		-drive "if=pflash,format=raw,unit=0,readonly=on,file=$uefi_firmware"
 		-drive "if=pflash,format=raw,unit=1,file=$vars"

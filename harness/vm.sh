@@ -4,32 +4,25 @@
 # Usage: harness/vm.sh [-r ROOT [-w [-s]]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS]
 #              [-o DIR] [-a REGEX] [-c] [-A PARAMS] [-U VARS] [-i] [--] COMMAND...
 #
-# Boot kernel RELEASE (default: the distro's) in QEMU on the machine
-# tests/data/machines gives it, the host's root shared read-only over 9p
-# under a tmpfs overlay; run COMMAND there as root, in this directory,
-# with this environment's LWNFS_* variables, its output streamed here.
-# Exits with COMMAND's status; LWNFS_EXIT_KERNEL_LOG when the run's kernel
-# log has a line of settings.sh's LWNFS_KERNEL_BAD (or cannot be read);
-# LWNFS_EXIT_GUEST_LOST when the guest does not finish (a crash, a hang,
-# the timeout).
-#  -r ROOT    boot ROOT (made by root.sh) instead, its kernel
-#             (ROOT/boot/vmlinu[zx]-RELEASE, default the only one) and
-#             modules; this directory and vm.sh must be inside ROOT
-#  -w         the guest writes to ROOT itself, no overlay, for the next boot
-#  -s         ROOT's own systemd is PID 1; COMMAND runs once the boot is
-#             over (guest/booted.sh), and the whole boot's log is checked
+# Run COMMAND as root, in this directory, with this environment's LWNFS_*
+# variables, in a QEMU guest booted on kernel RELEASE (default: the
+# distro's) on the machine tests/data/machines gives it, the host's root
+# read-only over 9p under a tmpfs overlay; its output streams here.
+# Exits with COMMAND's status, LWNFS_EXIT_KERNEL_LOG or
+# LWNFS_EXIT_GUEST_LOST (settings.sh).
+#  -r ROOT    a root made by root.sh, its kernel and modules; this
+#             directory and vm.sh must be inside it
+#  -w         written through to ROOT, no overlay, for the next boot
+#  -s         ROOT's systemd is PID 1; COMMAND runs once the boot is over
 #  -K IMAGE -M MODROOT  a kernel built here, and its INSTALL_MOD_PATH
 #  -t SECONDS the guest's time (default LWNFS_TOOL_TIMEOUT)
-#  -o DIR     copy what COMMAND leaves in $LWNFS_OUT to DIR, and vm.json:
-#             the guest's CPUs and MiB of memory
-#  -a REGEX   kernel-log lines that match are no problem (refused when it
-#             matches one of LWNFS_KERNEL_BAD_SAMPLES); -c: nor is a
-#             stack's "Call Trace:" line (for a COMMAND that checks each)
+#  -o DIR     gets what COMMAND leaves in $LWNFS_OUT, and vm.json
+#  -a REGEX   kernel-log lines that are no problem; -c: nor a stack's
+#             header (for a COMMAND that checks each stack itself)
 #  -A PARAMS  more kernel parameters
 #  -U VARS    boot through UEFI Secure Boot, VARS its variable store
-#             (harness/boot-uefi.sh)
 #  -i         then an interactive shell on this terminal
-# A board with no virtio boots ROOT from an SD card (harness/boot-sdcard.sh).
+# A board with no virtio boots ROOT from an SD card (boot-sdcard.sh).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -58,7 +51,6 @@ while getopts r:wsk:K:M:t:o:a:cA:U:i opt; do
 			echo "vm: -a needs a valid, non-empty extended regex" >&2
 			exit 2
 		fi
-		# Nor may it let through a line that is always a problem.
 		for line in "${LWNFS_KERNEL_BAD_SAMPLES[@]}"; do
 			if grep -Eq -e "$allowed" <<<"$line"; then
 				echo "vm: -a '$allowed' would let a kernel problem through: '$line'" >&2
@@ -77,12 +69,11 @@ shift $((OPTIND - 1))
 [ $# -gt 0 ] || { echo "vm: no command given" >&2; exit 2; }
 # Never the host's own root.
 [ -z "$writable" ] || [ -n "$root" ] || { echo "vm: -w needs -r ROOT" >&2; exit 2; }
-# The unit goes into the root, and the boot changes it: only a root
-# written through.
+# The unit goes into the root, and the boot changes it.
 [ -z "$systemd" ] || [ -n "$writable" ] || { echo "vm: -s needs -r ROOT -w" >&2; exit 2; }
 cwd=$PWD init=$here/guest/init.sh
 if [ -n "$root" ]; then
-	# The guest sees ROOT as /: translate the paths it is handed.
+	# The guest sees ROOT as /.
 	case $cwd/ in "$root"/*) cwd=/${cwd#"$root"/} ;; *)
 		echo "vm: with -r, run from a directory inside $root" >&2; exit 2 ;;
 	esac
@@ -97,11 +88,9 @@ modroot=${modroot:-${root:-/}}
 kernel=${kernel:-$(lwnfs_kernel_image "$root" "$release")}
 [ -r "$kernel" ] || { echo "vm: cannot read $kernel" >&2; exit 1; }
 
-cache=$LWNFS_CACHE/initramfs  # kept between runs
+cache=$LWNFS_CACHE/initramfs
 mkdir -p "$cache"
 
-# The machine to emulate: tests/data/machines' line for the kernel's
-# configuration (the host's kernel, a root's, or one built here).
 config=$(dirname "$kernel")/config-$release
 if [ -n "$root" ] && [ ! -r "$config" ]; then
 	echo "vm: cannot read $config (which machine does the kernel need?)" >&2
@@ -132,10 +121,8 @@ if [ ! -s "$initrd" ] || [ "$here/initramfs.sh" -nt "$initrd" ] ||
 	"$here/initramfs.sh" "$release" "$initrd" "$modroot" "$bus"
 fi
 
-# KVM only where a vCPU really runs: /dev/kvm alone is not enough (some
-# hosts have it, and QEMU starts a KVM guest there, whose vCPU never
-# runs).  The kernel must print its banner within 10 s; the verdict is
-# kept until the host reboots.
+# KVM only where a vCPU really runs: some hosts have a /dev/kvm on which
+# QEMU starts a guest whose vCPU never runs.  Tried once per host boot.
 kvm_runs() {
 	local verdict
 	verdict=$cache/kvm-$(cat /proc/sys/kernel/random/boot_id)
@@ -161,9 +148,8 @@ command -v "$bin" >/dev/null || {
 results=$(mktemp -d) work=$(mktemp -d)
 units=()
 trap 'rm -rf "$results" "$work" "${units[@]}"' EXIT
-# -s: the root's own init, and a unit that runs booted.sh once systemd
-# has started it, wanted by the targets a boot can end in.  It stays
-# through the isolation into emergency.target; started as a simple
+# -s: a unit that runs booted.sh, wanted by every target a boot can end
+# in.  It survives the isolation into emergency.target; as a simple
 # service, the boot's jobs can finish while it waits for them.
 if [ -n "$systemd" ]; then
 	init=/sbin/init
@@ -188,7 +174,6 @@ UNIT
 fi
 printf '%s\n' "$cwd" >"$results/cwd"
 printf '%q ' "$@" >"$results/cmd"
-# LWNFS_* settings reach the command in the guest.
 while IFS='=' read -r name value; do
 	printf 'export %s=%q\n' "$name" "$value"
 done < <(env | grep '^LWNFS_[A-Z_]*=' || true) >"$results/env"
@@ -197,20 +182,15 @@ done < <(env | grep '^LWNFS_[A-Z_]*=' || true) >"$results/env"
 : >"$results/output"
 mkdir "$results/out"
 
-# A ring of 8 MiB holds what the longest runs log (the guest checks
-# that it still holds the run's first record).
+# 8 MiB of log: the guest checks that it still holds the run's first record.
 append="console=$console panic_on_warn=1 oops=panic panic=-1 loglevel=4 log_buf_len=8M"
 append+=" lwnfs_init=$init lwnfs_accel=$accel_name${writable:+ lwnfs_rw=1}${params:+ $params}"
-# Under TCG the vCPUs' TSCs are not in sync, so the kernel falls back to
-# the HPET, an emulated device read on every clock read, which slows
-# forking and exec'ing, what bats does all day.
+# Under TCG the vCPUs' TSCs disagree and the kernel falls back to the
+# emulated HPET, which slows every fork and exec.
 [ "$bin/$accel_name" != qemu-system-x86_64/tcg ] || append+=" tsc=reliable"
-# Under TCG a vCPU is a host thread, which a loaded host of 2 CPUs can
-# leave unscheduled for tens of seconds: the soft-lockup watchdog, which
-# reports a CPU that ran no task switch for twice watchdog_thresh (10 s by
-# default), then reports the host, not the kernel.  The longest
-# threshold it takes, 60 s: a lockup of the kernel's own still shows,
-# after 120 s.  So for RCU's stall warning (21 s by default): 60 s.
+# Under TCG a vCPU is a host thread that a loaded host can leave
+# unscheduled for tens of seconds: the watchdogs' longest thresholds, so
+# that they report the kernel, not the host.
 [ "$accel_name" != tcg ] || append+=" watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=60"
 qemu=("${machine[@]}" "${accel[@]}" -m "$memory" -smp "$cpus" -nodefaults -display none -no-reboot)
 if [ "$bus" = sd ]; then
@@ -239,16 +219,15 @@ else
 fi
 [ "$bus" != sd ] || sdcard_results
 
-# The guest's size for harness/run-json.pl -V: a board's own (raspi0's)
-# is not settings.sh's.
+# The guest's size for harness/run-json.pl -V: a board's own is not
+# settings.sh's.
 if [ -n "$outdir" ]; then
 	cp -r "$results/out/." "$outdir/"
 	printf '{"cpus": %d, "memory_mib": %d}\n' "$cpus" "$memory" >"$outdir/vm.json"
 fi
 if [ ! -s "$results/rc" ]; then
 	echo "vm: the guest did not finish (crash or ${timeout}s timeout); serial log:" >&2
-	# From just before the first report, whose head names the bug; else
-	# the tail.
+	# From just before the first report, whose head names the bug.
 	first=$(grep -n -m 1 -E "$LWNFS_KERNEL_BAD" "$results/serial.log" 2>/dev/null | cut -d: -f1 || true)
 	if [ -n "$first" ]; then
 		first=$((first > 10 ? first - 10 : 1))
