@@ -4,12 +4,11 @@
 # Usage: harness/run-guest.sh [-d DEPS] [-b TARGET]... [VM.SH OPTIONS] -- COMMAND...
 #
 # What make demo, vm, bench, fuzz and stress share: install what is
-# missing (harness/deps.sh DEPS), build lwnfs (and each make TARGET) for the
-# distro's kernel, or KERNELRELEASE, then run COMMAND in a guest booted on
-# it (harness/vm.sh, which takes the other options).  With KERNELS set to
-# one matrix row (KERNELS=ROW make bench), the guest is that
-# row's root and kernel instead, lwnfs and the test programs built in the
-# root as the matrix builds them (harness/root.sh, harness/root-build.sh).
+# missing (harness/deps.sh DEPS), build lwnfs (and each make TARGET) for
+# the distro's kernel, or KERNELRELEASE, then run COMMAND in a guest
+# booted on it (harness/vm.sh, which takes the other options).  With
+# KERNELS=ROW, one matrix row's root and kernel instead, lwnfs and the
+# test programs built in the root as the matrix builds them.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -28,20 +27,19 @@ done
 shift
 
 harness/deps.sh "${deps[@]}"
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
 if [ -n "${KERNELS:-}" ]; then
 	row=$KERNELS
 	[[ $row =~ ^[a-z0-9-]+$ ]] || { echo "run-guest: KERNELS names one row here, not '$KERNELS'" >&2; exit 2; }
 	[ -z "${KERNELRELEASE:-}" ] || { echo "run-guest: KERNELS=ROW boots that row's kernel: leave KERNELRELEASE out" >&2; exit 2; }
 	root=$(harness/root.sh "$row")
 	release=$(lwnfs_root_release "$root")
-	log=$(mktemp)
-	trap 'rm -f "$log"' EXIT
 	lwnfs_quiet "$log" "the build in $root failed" harness/root-build.sh "$root" "$release"
 	cd "$root/srv/lwnfs"
-	exec harness/vm.sh -r "$root" -k "$release" "${vmopts[@]}" -- "$@"
+	vmopts=(-r "$root" "${vmopts[@]}")
+else
+	release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
+	lwnfs_quiet "$log" "the build failed" make --no-print-directory KERNELRELEASE="$release" "${targets[@]}"
 fi
-release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
-log=$(mktemp)
-trap 'rm -f "$log"' EXIT
-lwnfs_quiet "$log" "the build failed" make --no-print-directory KERNELRELEASE="$release" "${targets[@]}"
 harness/vm.sh -k "$release" "${vmopts[@]}" -- "$@"

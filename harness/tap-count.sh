@@ -3,18 +3,14 @@
 #
 # Usage: harness/tap-count.sh TAPLOG STATUS [ROW]
 #
-# Count the bats TAP output in TAPLOG of a guest run that ended with vm.sh
-# exit STATUS, and print "PASSED FAILED SKIPPED".  A skip is not a pass;
-# one that tests/data/skips does not list for ROW (none without ROW) is a
-# failure, and so is a test listed there for ROW that passed instead.
-# The test numbers must be the plan's 1..N, each once: a number seen
-# again, one beyond the plan and one never seen each count as a failed
-# test, and one line on stderr says which (tests the guest never reached
-# are such gaps).  A run that planned no test is a failure; so is any
-# status but 0 that no failed test accounts for (bats's own 1 with failed
-# tests is): a guest that printed its whole plan and then died, a
-# kernel log with problems, a harness that failed before bats (1 with no
-# plan).
+# Count the TAP in TAPLOG of a guest run that ended with vm.sh's exit
+# STATUS; print "PASSED FAILED SKIPPED".  A skip is not a pass: one that
+# tests/data/skips does not list for ROW fails, and so does a listed test
+# that passed.  A test number seen again, beyond the plan or never seen
+# (a test the guest never reached) fails, said on stderr.  A run that
+# planned no test fails, and so does a STATUS but 0 that no failed test
+# accounts for: a guest that died after its plan, a kernel log with
+# problems, a harness that failed before bats.
 set -euo pipefail
 
 usage="usage: tap-count.sh TAPLOG STATUS [ROW]"

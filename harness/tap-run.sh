@@ -3,16 +3,13 @@
 #
 # Usage: harness/tap-run.sh [-R ROW] [-C DIR] LOG [VM.SH OPTION...] -- COMMAND...
 #
-# The one path from a suite to its verdict: boot a guest with vm.sh and
-# the options given, run COMMAND there (bats --tap, or a guest script
-# that prints TAP), from DIR (a root's copy of the tree, for vm.sh -r)
-# or here, its output and vm.sh's shown as they come and kept in LOG;
-# count LOG's TAP
-# (tap-count.sh, the skips tests/data/skips expects for ROW) and write
-# "PASSED FAILED SKIPPED STATUS" to LOG.count, STATUS being vm.sh's exit
-# status.  Says so in one line, what a status other than 0 means
-# included.  Exits 0 when the run passed: status 0, no test failed, one
-# passed at least; else 1.
+# The one path from a suite to its verdict: COMMAND (bats --tap, or a
+# guest script that prints TAP) in a guest of vm.sh with the options
+# given, from DIR (a root's copy of the tree, for -r) or here, its output
+# shown and kept in LOG.  Writes "PASSED FAILED SKIPPED STATUS" to
+# LOG.count (tap-count.sh, with the skips tests/data/skips expects on
+# ROW; STATUS is vm.sh's) and says so in one line.  Exits 0 when the run
+# passed: status 0, no test failed, one passed at least.
 set -euo pipefail
 
 usage="usage: tap-run.sh [-R ROW] [-C DIR] LOG [VM.SH OPTION...] -- COMMAND..."
