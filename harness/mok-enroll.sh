@@ -47,10 +47,10 @@ if ! openssl x509 -inform DER -in "$cert" -out "$work/cert.pem" 2>/dev/null &&
 	exit 1
 fi
 inside=/${work#"$root"/}
-chroot "$root" virt-fw-vars --loglevel warning --inplace "$inside/vars.fd" --add-mok "$shim_guid" "$inside/cert.pem" >&2
+lwnfs_in_root "$root" virt-fw-vars --loglevel warning --inplace "$inside/vars.fd" --add-mok "$shim_guid" "$inside/cert.pem" >&2
 subject=$(openssl x509 -in "$work/cert.pem" -noout -subject -nameopt multiline |
 	sed -n 's/^ *commonName *= *//p')
-if ! chroot "$root" virt-fw-vars -i "$inside/vars.fd" --print --verbose 2>/dev/null |
+if ! lwnfs_in_root "$root" virt-fw-vars -i "$inside/vars.fd" --print --verbose 2>/dev/null |
 	awk -v want="subject CN=$subject" '/^name=/ { in_mok = $1 == "name=MokList" }
 		in_mok && $0 ~ /^ *subject / { sub(/^ */, ""); found = found || $0 == want }
 		END { exit !found }'; then

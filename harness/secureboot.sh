@@ -5,14 +5,16 @@
 #
 # tests/secureboot's sig_enforce and lockdown suites, a guest each on the
 # distro's kernel, with lwnfs.ko unsigned and signed by a key made here
-# that no kernel trusts; then harness/uefi-mok.sh.
+# that no kernel trusts; then harness/uefi-mok.sh's.
 # LWNFS_SECUREBOOT_BREAK=no-enforcement boots the first two without the
-# parameter; no-mok is uefi-mok.sh's.
+# parameter; no-mok leaves uefi-mok.sh's enrollment out.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 # shellcheck source=harness/settings.sh
 . harness/settings.sh
+# shellcheck source=harness/uefi-mok.sh
+. harness/uefi-mok.sh
 harness/deps.sh
 release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
 case ${LWNFS_SECUREBOOT_BREAK:-} in
@@ -45,15 +47,6 @@ for run in "10-sig-enforce module.sig_enforce=1" "20-lockdown lockdown=integrity
 	lwnfs_tally "$dir/$suite.log"
 done
 echo "secureboot: UEFI Secure Boot through shim and grub, DKMS's key as a MOK (harness/uefi-mok.sh)"
-rm -f build/uefi-mok/*.log.count
-harness/uefi-mok.sh || status=1
-# Its guests' figures; none when it stopped before them.
-counts=0
-for count in build/uefi-mok/*.log.count; do
-	[ -e "$count" ] || continue
-	lwnfs_tally "${count%.count}"
-	counts=$((counts + 1))
-done
-[ "$counts" -gt 0 ] || total_failed=$((total_failed + 1))
+uefi_mok
 echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
 [ "$status" = 0 ] && [ "$total_failed" = 0 ] && [ "$total_passed" -gt 0 ]
