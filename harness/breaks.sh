@@ -4,14 +4,10 @@
 # Usage: harness/breaks.sh [NAME...]
 #
 # make check-breaks: each row of tests/data/breaks (or those named) breaks
-# the tree or the machine on purpose and runs the check meant to see it;
-# the check must exit non-zero and print what the row expects.  A check
-# that passes a break, or fails it for another reason, is a check that no
-# longer guards anything.  Rows whose edit is a file's are run on a copy
-# of the tree (a git repository of its own, for the checks that ask git);
-# rows whose edit is a switch run here with it in their environment.
-# Prints one line per row; exits non-zero unless every row failed as
-# meant.
+# the tree or the machine on purpose; the row's check must then fail and
+# print what the row expects, else it guards nothing.  A file's edit is
+# made in a copy of the tree (a git repository of its own, for the checks
+# that ask git); a switch is set in the check's environment, here.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -56,7 +52,7 @@ ran=0 failed=0
 for line in "${rows[@]}"; do
 	row "$line"
 	read -ra cmd <<<"$command"
-	envs=() dir=$top
+	envs=() dir=$top ran=$((ran + 1))
 	if [[ $edit =~ ^[A-Z_][A-Z0-9_]*= ]]; then
 		read -ra envs <<<"$edit"
 	else
@@ -66,13 +62,12 @@ for line in "${rows[@]}"; do
 		if ! cp "$dir/$file" "$tmp/before" || ! perl -0pi -e "${edit#* }" "$dir/$file" ||
 			cmp -s "$tmp/before" "$dir/$file"; then
 			echo "break $name: the edit did not change $file" >&2
-			failed=$((failed + 1)) ran=$((ran + 1))
+			failed=$((failed + 1))
 			continue
 		fi
 	fi
 	status=0
 	(cd "$dir" && env "${envs[@]}" "${cmd[@]}") >"$tmp/out" 2>&1 || status=$?
-	ran=$((ran + 1))
 	if [ "$status" = 0 ]; then
 		echo "break $name: $command passed it" >&2
 		failed=$((failed + 1))
