@@ -4,15 +4,12 @@
 # Usage: harness/results.pl [-o DIR]   (make results)
 #
 # Write docs/results.md, the one home of the measured figures and the
-# kernel table, from the last runs' JSON in docs/data/: matrix.json
-# (harness/matrix.sh's matrix.json), bench.json (make bench's), scale.json
-# and peers.json (make bench-scale's).  Each part names its run from the
-# file's "run" (harness/run-json.pl): date, commit, kernel, machine, QEMU
-# TCG or KVM.  Nothing is written that the files do not hold.  With -o,
-# the file goes to DIR/docs/results.md instead, for
-# tests/checks/results-check.sh.  RESULTS_TREE=DIR reads another copy of
-# the tree.  Exits non-zero with a one-line message when a file cannot be
-# read or lacks a figure the page shows.
+# kernel table, from the last runs' JSON in docs/data/ (each with its
+# "run", harness/run-json.pl's), writing nothing the files do not hold.
+# -o: to DIR/docs/results.md instead; RESULTS_TREE=DIR: the data of
+# another copy of the tree (both for tests/checks/results-check.sh).
+# Exits non-zero with a one-line message when a file cannot be read or
+# lacks a figure the page shows.
 use strict;
 use warnings;
 use JSON::PP;
@@ -27,15 +24,11 @@ my $tree = $ENV{RESULTS_TREE} || dirname(dirname(__FILE__));
 my $out = $opt{o} // $tree;
 my $data = "$tree/docs/data";
 
-sub slurp_text {
+sub slurp {
 	my ($f) = @_;
 	open(my $fh, '<', $f) or die "results: $f: $!\n";
 	local $/;
-	return scalar <$fh>;
-}
-sub slurp {
-	my ($f) = @_;
-	my $v = eval { decode_json(slurp_text($f)) } or die "results: $f: not JSON\n";
+	my $v = eval { decode_json(<$fh>) } or die "results: $f: not JSON\n";
 	die "results: $f has no \"run\": what run it is (harness/run-json.pl)\n" unless $v->{run};
 	return $v;
 }
@@ -115,18 +108,7 @@ my $per_row = grep { $_->{run} } @rows;
 sub row_run {
 	my ($r) = @_;
 	my $run = $r->{run} // $matrix->{run};
-	return '' unless $run->{date} || $run->{commit};
 	return join(', ', grep { defined } day($run->{date}), $run->{commit});
-}
-sub row_kernel {
-	my ($r) = @_;
-	return $r->{kernel} . ($r->{package} ? " ($r->{package})" : '');
-}
-sub row_seconds {
-	my ($r) = @_;
-	return thousands($r->{seconds}) if defined $r->{seconds};
-	return 'about ' . thousands($r->{seconds_about}) if defined $r->{seconds_about};
-	return '';
 }
 sub row_tests {
 	my ($r) = @_;
@@ -172,22 +154,16 @@ $md .= '| row | arch | kernel | compiler | suites | tests | seconds |'
 	. ($per_row ? " run |\n" : "\n");
 $md .= '|---|---|---|---|---|---|---|' . ($per_row ? "---|\n" : "\n");
 for my $r (@rows) {
-	my @cells = ($r->{name}, $r->{arch}, row_kernel($r), $r->{compiler} // '',
-		$suites{$r->{suites}} // $r->{suites}, row_tests($r), row_seconds($r));
+	my @cells = ($r->{name}, $r->{arch}, $r->{kernel}, $r->{compiler} // '',
+		$suites{$r->{suites}} // $r->{suites}, row_tests($r), thousands($r->{seconds}));
 	push @cells, row_run($r) if $per_row;
 	$md .= '| ' . join(' | ', @cells) . " |\n";
 }
-my @nodate = map { $_->{name} } grep { row_run($_) eq '' } @rows;
 my @notes = map { "$_->{name}: $_->{note}." } grep { $_->{note} } @rows;
 $md .= "\n" . para(@notes) if @notes;
-$md .= "\n" . para('No run of', join(', ', @nodate), 'is in `docs/data/matrix.json`.') if @nodate;
 
 # ---- the benchmark
 my $bf = need($bench, 'figures', 'bench.json');
-sub bfig {
-	my ($key) = @_;
-	return need($bf, $key, 'bench.json');
-}
 my $boots = $bench->{boots} // 1;
 $md .= "\n## Benchmark\n\n";
 $md .= para(run_line($bench->{run}, $boots > 1 ? "`LWNFS_BENCH_BOOTS=$boots make bench`" : '`make bench`'),
@@ -229,8 +205,7 @@ sub figure_cells {
 }
 for my $b (@bench_rows) {
 	my ($what, $key, $fmt, $target) = @$b;
-	next unless $bf->{$key} || !grep { $_ eq $key } @{$bench->{not_recorded} // []};
-	my @cells = figure_cells(bfig($key), $fmt);
+	my @cells = figure_cells(need($bf, $key, 'bench.json'), $fmt);
 	push @cells, figure_cells($before->{figures}{$key}, $fmt) if $before;
 	$md .= '| ' . join(' | ', $what, @cells, $target) . " |\n";
 }

@@ -1,19 +1,18 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/run-json.pl [-k KERNEL] [-g GUEST.json] [-V VM.json] FILE.json...
+# Usage: harness/run-json.pl [-g GUEST.json] [-V VM.json] FILE.json...
 #        harness/run-json.pl -m ROWS OUT.json
 #
-# What a run was, added as "run" to each FILE (make bench's bench.json,
-# make bench-scale's scale.json and peers.json), for harness/results.pl:
-# the date, the commit ("+changes" for a changed tree), the host, the
+# What a run was, added as "run" to each FILE for harness/results.pl: the
+# date, the commit ("+changes" for a changed tree), the host, the
 # accelerator (GUEST.json's or the file's, else vm.sh's for this boot),
 # the guest's CPUs and memory (VM.json's, from vm.sh -o, else
-# settings.sh's) and the kernel (KERNEL, GUEST.json's or the file's).
-# With -m: OUT.json is the kernel matrix's run, from ROWS, matrix.sh's
-# tab-separated lines (name, kernel, compiler, suites, passed, failed,
-# skipped, seconds, result, phase times).  Exits non-zero with one line
-# when a file cannot be read or written, or a row is malformed.
+# settings.sh's) and the kernel (GUEST.json's or the file's).  With -m:
+# OUT.json is the kernel matrix's run, from ROWS, matrix.sh's
+# tab-separated lines (name, arch, kernel, compiler, suites, passed,
+# failed, skipped, seconds, result, phase times).  Exits non-zero with one
+# line when a file cannot be read or written, or a row is malformed.
 use strict;
 use warnings;
 use JSON::PP;
@@ -22,8 +21,8 @@ use Getopt::Std;
 use File::Basename qw(dirname);
 
 my %opt;
-my $usage = "usage: run-json.pl [-k KERNEL] [-g GUEST.json] [-V VM.json] FILE.json... | -m ROWS OUT.json\n";
-getopts('k:g:V:m:', \%opt) or die $usage;
+my $usage = "usage: run-json.pl [-g GUEST.json] [-V VM.json] FILE.json... | -m ROWS OUT.json\n";
+getopts('g:V:m:', \%opt) or die $usage;
 die $usage
 	unless @ARGV && (!$opt{m} || @ARGV == 1);
 my $json = JSON::PP->new->pretty->canonical;
@@ -92,19 +91,6 @@ sub run_facts {
 	return \%run;
 }
 
-# The row's architecture, from tests/data/rows.
-my %arch;
-open(my $rows, '<', "$tree/tests/data/rows") or die "run-json: tests/data/rows: $!\n";
-while (<$rows>) {
-	my ($row, undef, $arch) = split;
-	$arch{$row} = $arch if defined $arch && $row !~ /^#/;
-}
-close($rows);
-sub arch {
-	my ($name) = @_;
-	return $arch{$name} // die "run-json: no row $name in tests/data/rows\n";
-}
-
 if ($opt{m}) {
 	open(my $fh, '<', $opt{m}) or die "run-json: $opt{m}: $!\n";
 	my @rows;
@@ -112,14 +98,14 @@ if ($opt{m}) {
 		chomp $line;
 		next if $line eq '';
 		my @f = split /\t/, $line, -1;
-		die "run-json: $opt{m}: a row of " . scalar(@f) . " fields, not 10: $line\n" unless @f == 10;
-		my ($name, $kernel, $cc, $suites, $p, $fl, $s, $secs, $result, $times) = @f;
+		die "run-json: $opt{m}: a row of " . scalar(@f) . " fields, not 11: $line\n" unless @f == 11;
+		my ($name, $arch, $kernel, $cc, $suites, $p, $fl, $s, $secs, $result, $times) = @f;
 		my %phases;
 		for my $phase (qw(root build guest)) {
 			$phases{"${phase}_seconds"} = 0 + $1 if $times =~ /\b$phase (\d+) s\b/;
 		}
 		push @rows, { %phases,
-			name => $name, arch => arch($name), kernel => $kernel, compiler => $cc,
+			name => $name, arch => $arch, kernel => $kernel, compiler => $cc,
 			suites => $suites, booted => $suites eq 'build' ? JSON::PP::false : JSON::PP::true,
 			passed => 0 + $p, failed => 0 + $fl, skipped => 0 + $s,
 			seconds => 0 + $secs, result => $result,
@@ -130,7 +116,7 @@ if ($opt{m}) {
 	exit 0;
 }
 
-my ($kernel, $accel) = ($opt{k});
+my ($kernel, $accel);
 if ($opt{V}) {
 	my $vm = slurp($opt{V});
 	($guest_cpus, $guest_mib) = ($vm->{cpus}, $vm->{memory_mib});

@@ -26,14 +26,14 @@ if ! diff -u --label "$file (committed)" --label "$file (from docs/data)" \
 	exit 1
 fi
 
-# matrix.sh's rows: name, kernel, compiler, suites, passed, failed,
+# matrix.sh's rows: name, arch, kernel, compiler, suites, passed, failed,
 # skipped, seconds, result, times.
 mkdir -p "$tmp/tree/docs"
 cp -r docs/data "$tmp/tree/docs/"
 {
-	printf '%s\t' sid 7.2.13+deb14-amd64 'gcc-16 (Debian 16.2.0-4) 16.2.0' module 96 0 0 285 ok
+	printf '%s\t' sid amd64 7.2.13+deb14-amd64 'gcc-16 (Debian 16.2.0-4) 16.2.0' module 96 0 0 285 ok
 	printf '%s\n' 'root 3 s, build 25 s, guest 257 s'
-	printf '%s\t' trixie-arm64 6.12.118+deb13-arm64 aarch64-linux-gnu-gcc-14 build 0 0 0 14 \
+	printf '%s\t' trixie-arm64 arm64 6.12.118+deb13-arm64 aarch64-linux-gnu-gcc-14 build 0 0 0 14 \
 		'built, not booted'
 	printf '\n'
 } >"$tmp/rows"
