@@ -3,13 +3,9 @@
 #
 # Usage: tests/checks/backport.sh [RELEASE]
 #
-# lwnfs finds kernel features in the headers, not in the version number.
-# Builds lwnfs W=1 against copies of RELEASE's headers (default: the
-# distro's kernel): 1. changed in place to 7.3's ->create(), the build
-# again, without a clean, must find it; 2. saying 4.19, and 3. without
-# either form of inode_just_drop(), the build must stop with one line
-# naming it; 4. with a compiler that dies on one probe, it must stop
-# naming the probe, not take the old form.
+# lwnfs finds kernel features in the headers, not in the version number:
+# lwnfs built W=1 against copies of RELEASE's headers (default: the
+# distro's kernel), changed as each numbered part below says.
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."

@@ -4,11 +4,7 @@
 # Usage: tests/checks/docs-check.pl
 #
 # Are the docs (README.md, lwnfs.5, docs/*.md) still true to the tree?
-# The paths, links, anchors, C names, @test names, constants and make
-# commands they give; their excerpts ("From FILE:" and a block) and table
-# of probes (conftest.sh's); lwnfs.5's ERRORS against the code's errnos;
-# README.md's Troubleshooting messages; no measured figure outside
-# docs/results.md; make help against docs/testing.md's table.
+# Each part below says what of them it checks.
 use strict;
 use warnings;
 use File::Basename qw(dirname);
@@ -101,11 +97,18 @@ sub names {
 	return if defined $span;
 	for ($s =~ /\b([A-Za-z_]\w*)\(\)/g) { said($f, $n, 'kname', $_) unless /^(?:lwnfs|LWNFS)_/ }
 }
+# Measured figures live in docs/results.md, generated; anywhere else they
+# go stale: a time, a date (but lwnfs.5's .TH), a commit, a count of tests.
+my $figure = qr/\b\d+(?:[.,]\d+)?[ ]?(?:ms|s|sec|seconds?|min|minutes?|h|hours?)\b|\b(?:19|20)\d\d-\d\d-\d\d\b
+	|\b\d{1,2}[ ](?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*[ ](?:19|20)\d\d\b
+	|\bcommit[ ][0-9a-f]{7,40}\b|\b\d+[ ](?:tests|passed|failed|skipped)\b/x;
 for my $f (@docs) {
 	my ($fence, $lang, $before, $block) = (0, '', '');
 	my @lines = split /\n/, slurp($f);
 	for my $i (0 .. $#lines) {
 		my ($l, $n) = ($lines[$i], $i + 1);
+		problem("$f:$n: a measured figure belongs in docs/results.md: $l")
+			if $f ne 'docs/results.md' && $l =~ $figure && $l !~ /^\.TH /;
 		if ($f =~ /\.5$/) {
 			paths($f, $n, $l);
 			next if $l =~ /^\.\\"/;
@@ -369,19 +372,6 @@ for my $m (@messages) {
 		pop @w while @w > 3 && index($corpus, "@w") < 0;
 		problem("README.md: quotes \"$piece\" ($m), which nothing in the tree says or tests, and which docs-check.pl's OTHERS_MESSAGES does not list")
 			if index($corpus, "@w") < 0;
-	}
-}
-
-# --- Figures outside docs/results.md -------------------------------------
-# Measured figures live in docs/results.md, generated; anywhere else they
-# go stale: a time, a date (but lwnfs.5's .TH), a commit, a count of tests.
-my $figure = qr/\b\d+(?:[.,]\d+)?[ ]?(?:ms|s|sec|seconds?|min|minutes?|h|hours?)\b|\b(?:19|20)\d\d-\d\d-\d\d\b
-	|\b\d{1,2}[ ](?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*[ ](?:19|20)\d\d\b
-	|\bcommit[ ][0-9a-f]{7,40}\b|\b\d+[ ](?:tests|passed|failed|skipped)\b/x;
-for my $f (grep { $_ ne 'docs/results.md' } @docs) {
-	my @lines = split /\n/, slurp($f);
-	for (grep { $lines[$_] =~ $figure && $lines[$_] !~ /^\.TH / } 0 .. $#lines) {
-		problem("$f:" . ($_ + 1) . ": a measured figure belongs in docs/results.md: $lines[$_]");
 	}
 }
 

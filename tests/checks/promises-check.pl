@@ -5,9 +5,7 @@
 #
 # Does tests/data/promises (its head says its form) still map every
 # sentence of lwnfs.5's DESCRIPTION, OPTIONS, ERRORS and FILES to tests
-# that exist?  Fails on a sentence with no entry, an entry whose words the
-# page no longer has, a test that does not exist, an "untested:" entry,
-# and a roff request or escape it cannot read there.
+# that exist, and none as "untested:"?
 use strict;
 use warnings;
 use File::Basename qw(dirname);

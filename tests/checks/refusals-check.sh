@@ -3,11 +3,8 @@
 #
 # Usage: tests/checks/refusals-check.sh
 #
-# The one-line refusals a user meets before anything is touched, each on
-# a faked host, with no build: make without the headers (the package of
-# each distribution /etc/os-release may name), make install without a
-# lwnfs.ko built for the kernel (and, with one and DESTDIR, no depmod),
-# and harness/deps.sh off Debian on amd64.
+# The one-line refusals a user meets before anything is touched (make,
+# make install, harness/deps.sh), each on a faked host, with no build.
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
@@ -30,13 +27,13 @@ expect() {
 		problem "$1: status $rc, said: ${out:-nothing}; wanted${3:+ only}: $2"
 	fi
 }
-# run_in DIR COMMAND...: in DIR, the faked commands first in PATH; sets
-# rc and out, $work in it written WORK.
+# run_in DIR COMMAND...: in DIR, the faked commands first in PATH (or
+# PATH $path alone, where set); sets rc and out, $work in it written WORK.
 run_in() {
 	local dir=$1
 	shift
 	rc=0
-	out=$(cd "$dir" && PATH=$bin:$PATH "$@" 2>&1) || rc=$?
+	out=$(cd "$dir" && PATH=${path:-$bin:$PATH} "$@" 2>&1) || rc=$?
 	out=${out//"$work"/WORK}
 }
 
@@ -133,9 +130,7 @@ fakes() {
 # deps NAME OS-RELEASE-ID PATH WANT
 deps() {
 	printf 'ID=%s\n' "$2" >"$work/os-release"
-	rc=0
-	out=$(OS_RELEASE="$work/os-release" PATH=$3 "$BASH" harness/deps.sh 2>&1) || rc=$?
-	out=${out//"$work"/WORK}
+	OS_RELEASE="$work/os-release" path=$3 run_in . "$BASH" harness/deps.sh
 	expect "deps.sh: $1" "deps: the test guests need Debian on amd64, with apt and dpkg: $4 (plain make builds lwnfs on any distribution: see README.md)"
 }
 mkdir -p "$work/empty"
@@ -146,7 +141,5 @@ deps "arm64" debian "$work/arm64" "this host is arm64, and linux-image-amd64 is 
 deps "Ubuntu" ubuntu "$work/amd64" "this host is Ubuntu, whose archive has no linux-image-amd64"
 deps "Fedora with apt" fedora "$work/amd64" "this host is not Debian (WORK/os-release says ID=fedora)"
 
-if [ "$problems" -gt 0 ]; then
-	exit 1
-fi
+[ "$problems" = 0 ] || exit 1
 echo "refusals: ok ($checked checked)"
