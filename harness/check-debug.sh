@@ -4,8 +4,7 @@
 # Usage: harness/check-debug.sh [suite] [faults] [kcsan]   (default: all three)
 #
 # make check-debug: a guest a part, on the checking kernels of
-# harness/debug-kernel.sh: suite, harness/guest/debug.sh; faults,
-# harness/guest/faults.sh; kcsan, harness/guest/kcsan.sh.
+# harness/debug-kernel.sh.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."

@@ -20,9 +20,9 @@ echo "fuzz: lwnfs-fuzz: $ops operations in $((SECONDS - start)) s"
 
 # -T: only the taints of a kernel bug (loading lwnfs taints O and E).
 # No socket, perf or drm fds: trinity crashes making sockets here.  No
-# mount(2):
-# in its own user namespace it passes MS_MANDLOCK, and the kernel's
-# "WARNING: The mand mount option has been deprecated" is not lwnfs's.
+# mount(2): in its own user namespace it passes MS_MANDLOCK, and the
+# kernel's "WARNING: The mand mount option has been deprecated" is not
+# lwnfs's.
 start=$SECONDS rc=0
 cd /tmp
 timeout --preserve-status -s INT "$seconds" setpriv --reuid=65534 --regid=65534 \

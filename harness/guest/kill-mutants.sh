@@ -40,15 +40,7 @@ run_until_failure() {
 # ere_quote TEXT: TEXT as an extended regular expression matching itself
 # (bats --filter takes one).
 ere_quote() {
-	local out='' c i
-	for ((i = 0; i < ${#1}; i++)); do
-		c=${1:i:1}
-		case $c in
-		[][\\.^\$*+?\(\){}\|/]) out+="\\$c" ;;
-		*) out+=$c ;;
-		esac
-	done
-	printf '%s' "$out"
+	printf '%s' "$1" | sed 's#[][\\.^$*+?(){}|/]#\\&#g'
 }
 
 # clean_up: lwnfs gone before what comes next, whatever the tests left;
