@@ -7,18 +7,15 @@
 # of matrix row ROW (tests/data/rows; one of another architecture than
 # amd64) with Debian's cross compiler of that kernel's gcc version, no
 # emulation: in the amd64 cross root of its release (root.sh
-# RELEASE-cross, made or refreshed first), which holds the row's headers,
-# the same ones root.sh ROW would install.  The build works on a copy of
+# RELEASE-cross), which holds the row's headers.  The build works on a copy of
 # this tree at ROOT/srv/lwnfs-ROW (its conftest.h is for
 # conftest-check.pl).  The build's output goes to stdout; the exit status
 # is make's, or, for a 32-bit architecture, 1 when lwnfs.ko calls a 64-bit
 # division helper of libgcc, which no 32-bit kernel exports (the
 # module would not load).
-# The code is what the native compiler makes, with one exception:
-# bookworm's cross gcc-12 (12.2.0-14cross1) lacks the AArch64
-# stack-protector fix of its native 12.2.0-14+deb12u1 (CVE-2023-4039),
-# so that arm64 row's frames are laid out the old way (same warnings,
-# probes and symbols).
+# The code is what the native compiler makes, but for bookworm's cross
+# gcc-12, which lacks its native one's AArch64 stack-protector fix
+# (CVE-2023-4039): the same warnings, probes and symbols, older frames.
 set -euo pipefail
 
 row=${1:?usage: cross-build.sh ROW}
@@ -52,16 +49,13 @@ echo "cross-build: $row: $release with $prefix$gcc in $root" >&2
 
 lwnfs_copy_tree "$root" "$dest"
 
-# objtool (7.x) reads /proc; kbuild writes to /dev/null (root.sh's roots have it).
+# objtool reads /proc; kbuild writes to /dev/null (root.sh's roots have it).
 mount -t proc proc "$root/proc"
 trap 'umount "$root/proc"' EXIT
-in_root() {
-	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C "$@"
-}
 # The headers set ARCH themselves; CC is theirs too, given here so that
 # the test programs get it.
 rc=0
-in_root make --no-print-directory -C "$dest" KDIR="$kdir" KERNELRELEASE="$release" \
+lwnfs_in_root "$root" make --no-print-directory -C "$dest" KDIR="$kdir" KERNELRELEASE="$release" \
 	CROSS_COMPILE="$prefix" CC="$prefix$gcc" W=1 modules test-programs 2>&1 || rc=$?
 
 # 64-bit division on a 32-bit kernel must go through div_u64() and kin:
@@ -71,7 +65,7 @@ in_root make --no-print-directory -C "$dest" KDIR="$kdir" KERNELRELEASE="$releas
 object=$dest/lwnfs.ko
 [ -f "$root$object" ] || object=$dest/lwnfs.o
 if [ "$bits" = 32 ] && [ -f "$root$object" ]; then
-	helpers=$(in_root "${prefix}nm" -u "$object" |
+	helpers=$(lwnfs_in_root "$root" "${prefix}nm" -u "$object" |
 		awk '$2 ~ /^__(u?(div|mod)di3|u?divmoddi4|aeabi_u?ldivmod)$/ { printf " %s", $2 }')
 	if [ -n "$helpers" ]; then
 		echo "cross-build: $row: ${object##*/} calls 64-bit division helpers the kernel lacks (use div_u64()):$helpers" >&2

@@ -34,9 +34,7 @@ for spec; do
 	[ "$package" != - ] || exit 1
 	echo "cross-headers: $arch: $package $version" >&2
 	candidate=$version
-	# An archive may list a version it does not serve (a 404 for the
-	# newest headers of an architecture): the newest older headers of
-	# the same flavour that it serves, said in one line.
+	# An archive may list headers it does not serve (a 404).
 	read -r version package < <(served_pick headers "$flavour" "$arch" "$candidate" "$package" || echo - -)
 	if [ "$package" = - ]; then
 		echo "cross-headers: $arch: no headers of $meta $candidate or older could be downloaded" >&2
@@ -47,14 +45,14 @@ for spec; do
 	deb=$archives/${package}_${version//:/%3a}_$arch.deb
 	# dpkg -x, but keeping /lib a link to usr/lib (merged /usr).
 	# shellcheck disable=SC2016 # the root's sh expands $1
-	in_root sh -c 'dpkg-deb --fsys-tarfile "$1" | tar -x --keep-directory-symlink -C /' \
+	lwnfs_in_root "$root" sh -c 'dpkg-deb --fsys-tarfile "$1" | tar -x --keep-directory-symlink -C /' \
 		sh "$deb"
 	# No kernel of that release runs here: without its /lib/modules/RELEASE
 	# nothing takes this root for a kernel root to build against natively
 	# (cross-build.sh names the headers by their /usr/src path).
 	rm -r "$root/lib/modules/${package#linux-headers-}"
 	# What it needs besides its own architecture's gcc, of its version.
-	depends=$(in_root dpkg-deb -f "$deb" Depends)
+	depends=$(lwnfs_in_root "$root" dpkg-deb -f "$deb" Depends)
 	common='' kbuild=''
 	for need in $(echo "$depends" | tr , '\n' |
 		sed -n 's/^ *\(linux-headers-[^ ]*-common[^ ]*\|linux-kbuild-[^ ]*\)\( .*\)\{0,1\}$/\1/p'); do
@@ -65,21 +63,19 @@ for spec; do
 		exit 1
 	fi
 	# shellcheck disable=SC2016 # dpkg-query's format
-	have=$(in_root dpkg-query -W -f='${Version}' "$kbuild" 2>/dev/null || true)
+	have=$(lwnfs_in_root "$root" dpkg-query -W -f='${Version}' "$kbuild" 2>/dev/null || true)
 	if [ -z "$have" ] || [ "$have" = "$version" ]; then
-		in_root apt-get install -y -q=2 --no-install-recommends "$common=$version" "$kbuild=$version" >&2
+		lwnfs_in_root "$root" apt-get install -y -q=2 --no-install-recommends "$common=$version" "$kbuild=$version" >&2
 	else
 		# linux-kbuild-SERIES is one package for every kernel ABI of the
-		# series, installed already at another row's version (bookworm's
-		# armel marvell headers stay at 6.1.176-1, whose security updates
-		# stopped, while the other rows' are at 6.1.192-3): this one's is
-		# extracted beside it and the headers' scripts and tools links
-		# point there.
-		in_root apt-get install -y -q=2 --no-install-recommends "$common=$version" >&2
+		# series, installed already at another row's version (a flavour
+		# whose updates stopped): this one's is extracted beside it and
+		# the headers' scripts and tools links point there.
+		lwnfs_in_root "$root" apt-get install -y -q=2 --no-install-recommends "$common=$version" >&2
 		served_download "$kbuild=$version"
 		own=/usr/lib/$kbuild-$version
 		# shellcheck disable=SC2016 # the root's sh expands $1 to $3
-		in_root sh -c 'rm -rf "$3" && mkdir -p "$3.x" && dpkg-deb -x "$1" "$3.x" &&
+		lwnfs_in_root "$root" sh -c 'rm -rf "$3" && mkdir -p "$3.x" && dpkg-deb -x "$1" "$3.x" &&
 			mv "$3.x/usr/lib/$2" "$3" && rm -r "$3.x"' sh \
 			"$archives/${kbuild}_${version//:/%3a}_amd64.deb" "$kbuild" "$own"
 		for link in scripts tools; do

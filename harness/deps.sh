@@ -5,14 +5,11 @@
 #
 # Install from Debian's archive what is missing for building lwnfs and
 # booting its guests, and for the target named (docs/testing.md, "Before
-# you start"); a second run does nothing.  Not root: prints the apt
-# command instead.  i386 programs run natively where arch-test says the
-# host can, else through qemu-user (LWNFS_I386=qemu: always).  The guests
-# boot Debian's linux-image-amd64: elsewhere than Debian on amd64 one line
-# says so before anything is installed (OS_RELEASE= another os-release).
+# you start"); not root, print the apt command instead.  The guests boot
+# Debian's linux-image-amd64: elsewhere than Debian on amd64 one line says
+# so before anything is installed (OS_RELEASE= another os-release).
 set -euo pipefail
 
-# refuse WHAT: the one line for a host that cannot run the guests.
 refuse() {
 	echo "deps: the test guests need Debian on amd64, with apt and dpkg: $1 (plain make builds lwnfs on any distribution: see README.md)" >&2
 	exit 1
@@ -22,7 +19,6 @@ if ! command -v apt-get >/dev/null || ! command -v dpkg-query >/dev/null; then
 fi
 arch=$(dpkg --print-architecture)
 [ "$arch" = amd64 ] || refuse "this host is $arch, and linux-image-amd64 is amd64's"
-# ID and ID_LIKE, from a subshell: os-release is shell assignments.
 # shellcheck source=/dev/null
 os=$(. "${OS_RELEASE:-/etc/os-release}" 2>/dev/null && echo "${ID:-} ${ID_LIKE:-}") || os=
 case " $os " in
@@ -83,9 +79,10 @@ selinux) extra+=(checkpolicy) ;;
 # loop device.
 secureboot) extra+=(ovmf dosfstools mtools) ;;
 esac
-# i386 natively unless the host cannot, or LWNFS_I386=qemu says not to.
-# The handler an earlier LWNFS_I386=qemu left would hide a host that can:
-# it is turned off for the question, and on again when the answer is no.
+# i386 programs run natively where the host can, else (or with
+# LWNFS_I386=qemu) through qemu-user.  The handler an earlier
+# LWNFS_I386=qemu left would hide a host that can: it is turned off for
+# the question, and on again when the answer is no.
 i386=native handler=/proc/sys/fs/binfmt_misc/qemu-i386
 if [ "${1:-}" = i386 ]; then
 	[ "${LWNFS_I386:-}" = qemu ] || [ ! -e "$handler" ] || echo 0 >"$handler"
@@ -97,8 +94,7 @@ fi
 mapfile -t need < <(missing "${extra[@]}")
 install "${need[@]}"
 
-# binfmt_misc WHAT: mount the kernel's binfmt_misc, through which
-# qemu-user runs foreign programs, or say why WHAT cannot be done here.
+# binfmt_misc WHAT: mount binfmt_misc, or say why WHAT cannot be made here.
 binfmt_misc() {
 	grep -qw binfmt_misc /proc/filesystems || {
 		echo "deps: this host's kernel has no binfmt_misc: $1 cannot be made here" >&2
@@ -114,10 +110,9 @@ binfmt_misc() {
 if [ "$i386" = qemu ]; then
 	binfmt_misc "the i386 root"
 	# binfmt-support registers no qemu-i386 on an amd64 host (it takes
-	# i386 for native), so register it here, as qemu's
-	# scripts/qemu-binfmt-conf.sh would: the ELF32 i386 magic and mask;
-	# F opens the interpreter now, so a chroot needs no copy of it.  Named
-	# qemu-i386, mmdebstrap sees the F and copies nothing in either.
+	# i386 for native): registered as qemu's scripts/qemu-binfmt-conf.sh
+	# would, with F (the interpreter opened now, so neither a chroot nor
+	# mmdebstrap needs a copy of it).
 	magic='\x7fELF\x01\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00\x03\x00'
 	mask='\xff\xff\xff\xff\xff\xfe\xfe\x00\xff\xff\xff\xff\xff\xff\xff\xff\xfe\xff\xff\xff'
 	if [ ! -e "$handler" ]; then
@@ -137,8 +132,7 @@ elif [ "${1:-}" = i386 ]; then
 fi
 if [ "${1:-}" = foreign ]; then
 	binfmt_misc "foreign roots"
-	# The architecture of the root being made (root.sh's second argument),
-	# or those of the ARM rows the matrix boots.
+	# The root's architecture (root.sh's), or the ARM rows' of the matrix.
 	for a in ${2:-arm64 armhf}; do
 		arch-test "$a" >/dev/null 2>&1 || update-binfmts --enable >/dev/null 2>&1 || true
 		arch-test "$a" >/dev/null 2>&1 || {

@@ -16,23 +16,18 @@ archive=/srv/lwnfs-archive
 # shellcheck source=harness/settings.sh
 . "$(dirname "$0")/settings.sh"
 
-in_root() {
-	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C \
-		DEBIAN_FRONTEND=noninteractive "$@"
-}
-
 release=$(lwnfs_root_release "$root")
 
 sources=$root/etc/apt/sources.list
 mirror=$(awk '$1 == "deb" { print $2; exit }' "$sources")
 [ -n "$mirror" ] || { echo "life-archive: no mirror in $sources" >&2; exit 1; }
 echo "deb $mirror $suite main" >"$root/etc/apt/sources.list.d/upgrade.list"
-in_root apt-get -qq update
+lwnfs_in_root "$root" apt-get -qq update
 mkdir -p "$root$archive/partial"
 get=(apt-get -qq -y --no-install-recommends --download-only
 	-o "Dir::Cache::Archives=$archive")
-in_root "${get[@]}" install "linux-headers-$release" "$@"
-in_root "${get[@]}" install -t "$suite" linux-image-amd64 linux-headers-amd64
+lwnfs_in_root "$root" "${get[@]}" install "linux-headers-$release" "$@"
+lwnfs_in_root "$root" "${get[@]}" install -t "$suite" linux-image-amd64 linux-headers-amd64
 rmdir "$root$archive/partial"
 rm -f "$root$archive/lock"
 
@@ -40,10 +35,10 @@ rm -f "$root$archive/lock"
 # guest is never recovered from anyway.
 echo force-unsafe-io >"$root/etc/dpkg/dpkg.cfg.d/lwnfs-unsafe-io"
 
-in_root sh -c "cd $archive && apt-ftparchive packages . >Packages"
+lwnfs_in_root "$root" sh -c "cd $archive && apt-ftparchive packages . >Packages"
 [ -s "$root$archive/Packages" ] || { echo "life-archive: nothing fetched" >&2; exit 1; }
 rm "$root/etc/apt/sources.list.d/upgrade.list"
 echo "deb [trusted=yes] file:$archive ./" >"$sources"
-in_root apt-get -qq update
+lwnfs_in_root "$root" apt-get -qq update
 echo "life-archive: $release in the root; fetched $(grep -c '^Package:' "$root$archive/Packages") packages" \
-	"(the upgrade: $(in_root apt-cache policy linux-image-amd64 | sed -n 's/^ *Candidate: //p'))" >&2
+	"(the upgrade: $(lwnfs_in_root "$root" apt-cache policy linux-image-amd64 | sed -n 's/^ *Candidate: //p'))" >&2

@@ -16,7 +16,7 @@ shift
 . "$(dirname "$0")/settings.sh"
 dir=$LWNFS_CACHE/apt-newest
 mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
-debian=$(lwnfs_mirror)
+debian=$(lwnfs_mirror main)
 for suite; do
 	echo "deb $debian $suite main"
 done >"$dir/sources.list"

@@ -20,7 +20,7 @@ flavour=${2:?$usage}
 # shellcheck source=harness/served.bash
 . "$(dirname "$0")/served.bash"
 
-arch=$(in_root dpkg --print-architecture)
+arch=$(lwnfs_in_root "$root" dpkg --print-architecture)
 meta=linux-image-$flavour
 read -r candidate image < <(served_meta "$meta" image || echo - -)
 [ "$image" != - ] || exit 1
@@ -31,6 +31,6 @@ if [ "$image" = - ]; then
 fi
 [ "$version" = "$candidate" ] ||
 	echo "root-kernel: $arch: the archive lists $meta $candidate but does not serve its kernel: $image $version instead" >&2
-in_root apt-get install -y -q=2 --no-install-recommends \
+lwnfs_in_root "$root" apt-get install -y -q=2 --no-install-recommends \
 	"$image=$version" "linux-headers-${image#linux-image-}=$version" >&2
 echo "$image $version $candidate" >"$root/.lwnfs-kernel"

@@ -5,14 +5,12 @@
 #
 # apt-get update for the root mmdebstrap is making, in its place (it then
 # skips its own, which fails on any index that does not download).  One
-# failure is let through, said in one line each: an index whose size is
-# not the one its Release file gives, "Mirror sync in progress?" (a
-# mirror mid-sync serves an index of another day than its Release
-# file): the root is made
-# without that index, i.e. with the suite's other ones (a security
-# update of that architecture may be missing; the root's check for a
-# newer kernel remakes it once the mirror is whole).  Any other error
-# fails the hook, and the root.
+# failure is let through, said in one line each: an index a mirror
+# mid-sync serves at another size than its Release file gives ("Mirror
+# sync in progress?").  The root is made without that index (a security
+# update may be missing; the root's check for a newer kernel remakes it
+# once the mirror is whole).  Any other error fails the hook, and the
+# root.
 set -euo pipefail
 
 root=${1:?usage: root-update.sh ROOT}

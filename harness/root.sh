@@ -161,7 +161,7 @@ cross_current() {
 # (with its updates and security suites, which sid has not) and BESIDE.
 sources() {
 	local debian security
-	debian=$(lwnfs_mirror)
+	debian=$(lwnfs_mirror main)
 	mirrors=("deb $debian $1 main")
 	if [ "$1" != sid ]; then
 		security=$(lwnfs_mirror security)

@@ -24,18 +24,13 @@ log=$logs/build.log
 # run_in_root COMMAND...: COMMAND in the root, its output in $log; stops
 # the script, showing it, when it fails.
 run_in_root() {
-	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C \
-		DEBIAN_FRONTEND=noninteractive "$@" >"$log" 2>&1 || {
-		cat "$log" >&2
-		echo "sample-check: in $root: $* failed" >&2
-		exit 1
-	}
+	lwnfs_quiet "$log" "in $root: $* failed" lwnfs_in_root "$root" "$@"
 }
 
 # The suite the kernel came from gives the source and the tools that
 # match its libraries (a backports kernel's libelf is the backport's).
 run_in_root apt-get update
-suite=$(chroot "$root" apt-cache policy "linux-image-$release" |
+suite=$(lwnfs_in_root "$root" apt-cache policy "linux-image-$release" |
 	awk '/^ \*\*\*/ { getline; split($3, s, "/"); print s[1]; exit }')
 [ -n "$suite" ] || { echo "sample-check: no suite for linux-image-$release in $root" >&2; exit 1; }
 run_in_root apt-get install -y --no-install-recommends -t "$suite" "linux-source-$series" \
@@ -67,7 +62,7 @@ checker=(C=1)
 run_in_root "$src/scripts/checker-valid.sh" sparse
 if [ "$(cat "$log")" != 1 ]; then
 	checker=()
-	echo "sample-check: $(chroot "$root" sparse --version 2>&1) is too old for $release's headers: W=1 without sparse"
+	echo "sample-check: $(lwnfs_in_root "$root" sparse --version 2>&1) is too old for $release's headers: W=1 without sparse"
 fi
 run_in_root make -C "$src" -j"$(nproc)" KERNELRELEASE="$release" W=1 "${checker[@]}" M=samples/lwnfs modules
 if grep -E 'warning|error' "$log" >&2; then

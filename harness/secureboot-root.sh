@@ -37,16 +37,10 @@ pristine=$("$here/root.sh" bookworm-life 2>"$log") || {
 release=$(lwnfs_root_release "$pristine")
 record="$(cat "$pristine/.lwnfs-packages") kernel:$release secureboot:$packages"
 
-# in_root ROOT COMMAND...: COMMAND in the chroot ROOT, its output in $log.
+# in_root ROOT COMMAND...: COMMAND in the chroot ROOT, its output in $log;
+# shows it and stops when COMMAND fails.
 in_root() {
-	local dest=$1
-	shift
-	chroot "$dest" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C \
-		DEBIAN_FRONTEND=noninteractive "$@" >>"$log" 2>&1 || {
-		cat "$log" >&2
-		echo "secureboot-root: '$*' failed in $dest" >&2
-		return 1
-	}
+	lwnfs_quiet "$log" "'${*:2}' failed in $1" lwnfs_in_root "$@"
 }
 
 # make_base: the base root, at $base.

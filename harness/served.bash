@@ -5,12 +5,8 @@
 # kernel packages the root's archive really serves, for it may list a
 # kernel and answer 404 for its image and headers.
 
-# in_root COMMAND...: COMMAND in $root, in an environment of its own.
-# shellcheck disable=SC2154 # the caller sets root
-in_root() {
-	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C \
-		DEBIAN_FRONTEND=noninteractive "$@"
-}
+# shellcheck source=harness/settings.sh
+. "$(dirname "${BASH_SOURCE[0]}")/settings.sh"
 
 # served_meta META KIND: "VERSION PACKAGE": the version of metapackage
 # META that the root's archive offers, and the linux-KIND-RELEASE-FLAVOUR
@@ -18,12 +14,12 @@ in_root() {
 # and fails when there is no such META or dependency.
 served_meta() {
 	local meta=$1 kind=$2 version package
-	version=$(in_root apt-cache policy "$meta" | sed -n 's/^ *Candidate: //p')
+	version=$(lwnfs_in_root "$root" apt-cache policy "$meta" | sed -n 's/^ *Candidate: //p')
 	if [ -z "$version" ] || [ "$version" = "(none)" ]; then
 		echo "${0##*/}: no $meta in the archive of $root" >&2
 		return 1
 	fi
-	package=$(in_root apt-cache show "$meta=$version" |
+	package=$(lwnfs_in_root "$root" apt-cache show "$meta=$version" |
 		sed -n "s/^Depends: \(linux-$kind-[^ ,:]*\).*/\1/p")
 	if [ -z "$package" ]; then
 		echo "${0##*/}: $meta $version depends on no linux-$kind-RELEASE" >&2
@@ -36,7 +32,7 @@ served_meta() {
 # root, which root.sh keeps for the next root; fails when the archive
 # does not serve one of them.
 served_download() {
-	in_root env -C /var/cache/apt/archives apt-get download -q=2 \
+	lwnfs_in_root "$root" env -C /var/cache/apt/archives apt-get download -q=2 \
 		-o APT::Sandbox::User=root "$@" </dev/null
 }
 
@@ -72,10 +68,10 @@ served_get() {
 # archive lists older than VERSION, newest first.
 served_older() {
 	local kind=$1 flavour=$2 arch=$3 below=$4 package
-	in_root apt-cache pkgnames "linux-$kind-" |
+	lwnfs_in_root "$root" apt-cache pkgnames "linux-$kind-" |
 		grep -E "^linux-$kind-[0-9.]+(\+deb[0-9.]+)?(-[0-9]+)?-$flavour\$" |
 	while read -r package; do
-		in_root apt-cache madison "$package:$arch" | awk -v p="$package" '{ print $3, p }'
+		lwnfs_in_root "$root" apt-cache madison "$package:$arch" | awk -v p="$package" '{ print $3, p }'
 	done | sort -u | sort -r -V | while read -r version package; do
 		! dpkg --compare-versions "$version" lt "$below" || echo "$version $package"
 	done

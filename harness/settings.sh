@@ -264,7 +264,7 @@ lwnfs_codename() {
 	(. /etc/os-release 2>/dev/null && echo "${VERSION_CODENAME:-host}") || echo host
 }
 
-# lwnfs_mirror [security]: the URI of the Debian archive, or of its
+# lwnfs_mirror main|security: the URI of the Debian archive, or of its
 # security archive, that the host's apt sources name, so that no
 # archive's host name is written in the harness.  The archive is the
 # first entry for the host's release, else sid or unstable, testing,
@@ -272,7 +272,7 @@ lwnfs_codename() {
 # with component main, signed by Debian's archive keyring or not said.
 # Says so in one line and fails when the sources have none.
 lwnfs_mirror() {
-	local kind=${1:-main} codename uri what
+	local kind=$1 codename uri what
 	codename=$(lwnfs_codename)
 	[ "$codename" != host ] || codename=''
 	# A third party's "stable" is commoner than Debian's: it ranks last.
