@@ -6,6 +6,8 @@
 # exit statuses) cannot.
 
 LWNFS_CACHE=${LWNFS_CACHE:-/var/cache/lwnfs}
+# The tree's top, for the tables of tests/data and the sources.
+lwnfs_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # MiB and vCPUs of a guest (TCG runs one host thread per vCPU: two
 # guests side by side on two cores run each other down).
 LWNFS_GUEST_MEMORY=${LWNFS_GUEST_MEMORY:-1024}
@@ -118,8 +120,7 @@ lwnfs_in_root() {
 # list LIST (harness/mutant.pl), or as it is for NAME "original", built in
 # DIR against the kernel tree KDIR; says where the log is when it fails.
 lwnfs_build_mutant() {
-	local kdir=$1 dir=$2 list=$3 name=$4 top
-	top=$(dirname "${BASH_SOURCE[0]}")/..
+	local kdir=$1 dir=$2 list=$3 name=$4 top=$lwnfs_top
 	mkdir -p "$dir"
 	cp "$top/Kbuild" "$top/conftest.sh" "$top/lwnfs.h" "$dir/"
 	if [ "$name" = original ]; then
@@ -146,7 +147,7 @@ lwnfs_tally() {
 # a row the table has not.
 lwnfs_row() {
 	awk -v row="$1" '!/^#/ && $1 == row { $1 = ""; sub(/^ +/, ""); print; exit }' \
-		"$(dirname "${BASH_SOURCE[0]}")/../tests/data/rows"
+		"$lwnfs_top/tests/data/rows"
 }
 
 # lwnfs_rows [COLUMN=VALUE...]: the names of the rows whose columns
@@ -166,19 +167,18 @@ lwnfs_rows() {
 			} }
 		/^#/ || !NF { next }
 		{ for (i = 1; i <= m; i++) { split(w[i], kv, "="); if ($col[kv[1]] != kv[2]) next }
-			print $1 }' "$(dirname "${BASH_SOURCE[0]}")/../tests/data/rows"
+			print $1 }' "$lwnfs_top/tests/data/rows"
 }
 
 # lwnfs_arches: the architectures of tests/data/arches, in its order.
 lwnfs_arches() {
-	awk '!/^#/ && NF { print $1 }' "$(dirname "${BASH_SOURCE[0]}")/../tests/data/arches"
+	awk '!/^#/ && NF { print $1 }' "$lwnfs_top/tests/data/arches"
 }
 
 # lwnfs_arch ARCH: "TRIPLET BITS PROGRAMS" of ARCH (tests/data/arches);
 # nothing for amd64 or an architecture the table has not.
 lwnfs_arch() {
-	awk -v a="$1" '!/^#/ && $1 == a { print $2, $3, $4; exit }' \
-		"$(dirname "${BASH_SOURCE[0]}")/../tests/data/arches"
+	awk -v a="$1" '!/^#/ && $1 == a { print $2, $3, $4; exit }' "$lwnfs_top/tests/data/arches"
 }
 
 # lwnfs_machine CONFIG: "OPTION QEMU MACHINE CPU CONSOLE BUS MEMORY CPUS DTB
@@ -187,8 +187,7 @@ lwnfs_arch() {
 # sets, the first line when there is no CONFIG to read); "OPTION none WHY"
 # where none does; nothing when no line fits.
 lwnfs_machine() {
-	local table
-	table=$(dirname "${BASH_SOURCE[0]}")/../tests/data/machines
+	local table=$lwnfs_top/tests/data/machines
 	if [ -r "$1" ]; then
 		awk 'FILENAME == ARGV[1] { if (sub(/^CONFIG_/, "") && sub(/=y$/, "")) set[$0] = 1; next }
 			!/^#/ && NF && $1 in set { print; exit }' "$1" "$table"
@@ -200,8 +199,7 @@ lwnfs_machine() {
 # lwnfs_machine_packages: the Debian packages of tests/data/machines'
 # QEMU binaries, one a line.
 lwnfs_machine_packages() {
-	awk '!/^#/ && NF && $2 != "none" && !seen[$NF]++ { print $NF }' \
-		"$(dirname "${BASH_SOURCE[0]}")/../tests/data/machines"
+	awk '!/^#/ && NF && $2 != "none" && !seen[$NF]++ { print $NF }' "$lwnfs_top/tests/data/machines"
 }
 
 # lwnfs_series RELEASE: the kernel series, "6.1" for "6.1.0-57-amd64".
@@ -232,8 +230,7 @@ lwnfs_kernel_image() {
 # lwnfs_copy_tree ROOT DEST: a fresh copy of this tree's tracked and new
 # files at ROOT/DEST, for a build inside a root: none of the host's objects.
 lwnfs_copy_tree() {
-	local root=${1:?} dest=${2:?} src
-	src=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	local root=${1:?} dest=${2:?} src=$lwnfs_top
 	rm -rf --one-file-system "$root$dest"
 	mkdir -p "$root$dest"
 	if ! (cd "$src" && git ls-files -z --cached --others --exclude-standard |
@@ -255,7 +252,7 @@ lwnfs_apt_sources() {
 		esac
 	done
 	[ "${#files[@]}" != 0 ] || return 0
-	awk -f "$(dirname "${BASH_SOURCE[0]}")/apt-sources.awk" "${files[@]}"
+	awk -f "$lwnfs_top/harness/apt-sources.awk" "${files[@]}"
 }
 
 # lwnfs_codename: the host's release, as /etc/os-release names it
