@@ -29,19 +29,8 @@ archives=/var/cache/apt/archives
 
 for spec; do
 	arch=${spec%%:*} flavour=${spec#*:}
-	meta=linux-headers-$flavour:$arch
-	read -r version package < <(served_meta "$meta" headers || echo - -)
-	[ "$package" != - ] || exit 1
+	read -r version package candidate < <(served_kernel headers "$flavour" "$arch") || exit 1
 	echo "cross-headers: $arch: $package $version" >&2
-	candidate=$version
-	# An archive may list headers it does not serve (a 404).
-	read -r version package < <(served_pick headers "$flavour" "$arch" "$candidate" "$package" || echo - -)
-	if [ "$package" = - ]; then
-		echo "cross-headers: $arch: no headers of $meta $candidate or older could be downloaded" >&2
-		exit 1
-	fi
-	[ "$version" = "$candidate" ] ||
-		echo "cross-headers: $arch: the archive lists $meta $candidate but does not serve its headers: $package $version instead" >&2
 	deb=$archives/${package}_${version//:/%3a}_$arch.deb
 	# dpkg -x, but keeping /lib a link to usr/lib (merged /usr).
 	# shellcheck disable=SC2016 # the root's sh expands $1

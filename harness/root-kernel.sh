@@ -21,16 +21,7 @@ flavour=${2:?$usage}
 . "$(dirname "$0")/served.bash"
 
 arch=$(lwnfs_in_root "$root" dpkg --print-architecture)
-meta=linux-image-$flavour
-read -r candidate image < <(served_meta "$meta" image || echo - -)
-[ "$image" != - ] || exit 1
-read -r version image < <(served_pick image "$flavour" "$arch" "$candidate" "$image" headers || echo - -)
-if [ "$image" = - ]; then
-	echo "root-kernel: $arch: no kernel of $meta $candidate or older could be downloaded" >&2
-	exit 1
-fi
-[ "$version" = "$candidate" ] ||
-	echo "root-kernel: $arch: the archive lists $meta $candidate but does not serve its kernel: $image $version instead" >&2
+read -r version image candidate < <(served_kernel image "$flavour" "$arch" headers) || exit 1
 lwnfs_in_root "$root" apt-get install -y -q=2 --no-install-recommends \
 	"$image=$version" "linux-headers-${image#linux-image-}=$version" >&2
 echo "$image $version $candidate" >"$root/.lwnfs-kernel"

@@ -8,24 +8,42 @@
 # shellcheck source=harness/settings.sh
 . "$(dirname "${BASH_SOURCE[0]}")/settings.sh"
 
-# served_meta META KIND: "VERSION PACKAGE": the version of metapackage
-# META that the root's archive offers, and the linux-KIND-RELEASE-FLAVOUR
-# (KIND image or headers) of one kernel ABI that it depends on; says so
-# and fails when there is no such META or dependency.
-served_meta() {
-	local meta=$1 kind=$2 version package
-	version=$(lwnfs_in_root "$root" apt-cache policy "$meta" | sed -n 's/^ *Candidate: //p')
-	if [ -z "$version" ] || [ "$version" = "(none)" ]; then
-		echo "${0##*/}: no $meta in the archive of $root" >&2
+# served_kernel KIND FLAVOUR ARCH [TWIN]: "VERSION PACKAGE CANDIDATE":
+# the linux-KIND-RELEASE-FLAVOUR of ARCH (KIND image or headers) that
+# linux-KIND-FLAVOUR, at version CANDIDATE in the root's archive, depends
+# on, downloaded with served_download, with TWIN's (image or headers) of
+# the same version; when the archive does not serve it, the newest older
+# one it serves, said in one line.  Says so and fails when there is none.
+served_kernel() {
+	local kind=$1 flavour=$2 arch=$3 twin=${4:-} me=${0##*/} meta candidate package version v p
+	me=${me%.sh} meta=linux-$kind-$flavour:$arch
+	candidate=$(lwnfs_in_root "$root" apt-cache policy "$meta" | sed -n 's/^ *Candidate: //p')
+	if [ -z "$candidate" ] || [ "$candidate" = "(none)" ]; then
+		echo "$me: no $meta in the archive of $root" >&2
 		return 1
 	fi
-	package=$(lwnfs_in_root "$root" apt-cache show "$meta=$version" |
+	package=$(lwnfs_in_root "$root" apt-cache show "$meta=$candidate" |
 		sed -n "s/^Depends: \(linux-$kind-[^ ,:]*\).*/\1/p")
 	if [ -z "$package" ]; then
-		echo "${0##*/}: $meta $version depends on no linux-$kind-RELEASE" >&2
+		echo "$me: $meta $candidate depends on no linux-$kind-RELEASE" >&2
 		return 1
 	fi
-	echo "$version $package"
+	version=$candidate
+	if ! served_get "$version" "$package"; then
+		version=''
+		while read -r v p; do
+			if served_get "$v" "$p"; then
+				version=$v package=$p
+				break
+			fi
+		done < <(served_older "$kind" "$flavour" "$arch" "$candidate")
+		if [ -z "$version" ]; then
+			echo "$me: $arch: no $kind of $meta $candidate or older could be downloaded" >&2
+			return 1
+		fi
+		echo "$me: $arch: the archive lists $meta $candidate but does not serve its $kind: $package $version instead" >&2
+	fi
+	echo "$version $package $candidate"
 }
 
 # served_download PACKAGE[:ARCH]=VERSION...: into apt's own cache of the
@@ -36,29 +54,8 @@ served_download() {
 		-o APT::Sandbox::User=root "$@" </dev/null
 }
 
-# served_pick KIND FLAVOUR ARCH VERSION PACKAGE [TWIN]: "VERSION PACKAGE":
-# PACKAGE (a linux-KIND-RELEASE-FLAVOUR of ARCH) at VERSION, downloaded
-# with served_download, or when the archive does not serve it the newest
-# older one it serves (served_older); with TWIN (image or headers) the
-# linux-TWIN-RELEASE-FLAVOUR of the same version is downloaded too, and
-# must be served as well.  Fails when none is.
-served_pick() {
-	local kind=$1 flavour=$2 arch=$3 version=$4 package=$5 twin=${6:-} v p
-	if served_get "$version" "$package"; then
-		echo "$version $package"
-		return 0
-	fi
-	while read -r v p; do
-		if served_get "$v" "$p"; then
-			echo "$v $p"
-			return 0
-		fi
-	done < <(served_older "$kind" "$flavour" "$arch" "$version")
-	return 1
-}
-
-# served_get VERSION PACKAGE: served_pick's download of one of them, with
-# its twin (served_pick's kind, arch and twin).
+# served_get VERSION PACKAGE: served_kernel's download of one of them,
+# with its twin (served_kernel's kind, arch and twin).
 served_get() {
 	served_download "$2:$arch=$1" ${twin:+"linux-$twin-${2#"linux-$kind-"}:$arch=$1"} >&2
 }
