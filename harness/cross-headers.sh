@@ -13,9 +13,8 @@
 # (all) and the amd64 linux-kbuild (fixdep, modpost: host programs).  The
 # headers' relative scripts and tools links then find that kbuild.
 # Appends "ARCH:FLAVOUR RELEASE VERSION CANDIDATE" to ROOT/.lwnfs-headers
-# for each: CANDIDATE is the metapackage's version in the archive, which
-# VERSION is unless the archive does not serve its headers (then the
-# newest older ones it serves, said in one line).
+# for each (served.bash's served_kernel: CANDIDATE is the metapackage's
+# version, which root.sh's check for a newer kernel compares).
 set -euo pipefail
 
 usage='usage: cross-headers.sh ROOT ARCH:FLAVOUR...'

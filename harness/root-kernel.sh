@@ -4,13 +4,11 @@
 # Usage: harness/root-kernel.sh ROOT FLAVOUR   (root.sh's mmdebstrap hook)
 #
 # Install into the foreign-architecture root ROOT the kernel image and
-# headers of linux-image-FLAVOUR and linux-headers-FLAVOUR: the two
-# metapackages when the archive serves what they depend on; when it lists
-# them but does not serve their kernel, the newest older
-# linux-image-RELEASE-FLAVOUR and linux-headers-RELEASE-FLAVOUR it does
-# serve, said in one line.  Writes "PACKAGE VERSION CANDIDATE" to
-# ROOT/.lwnfs-kernel: what was installed and the metapackage's version in
-# the archive, which root.sh's check for a newer kernel compares.
+# headers linux-image-FLAVOUR depends on, or the newest older ones the
+# archive serves (served.bash's served_kernel), without the metapackages.
+# Writes "PACKAGE VERSION CANDIDATE" to ROOT/.lwnfs-kernel: what was
+# installed and the metapackage's version in the archive, which root.sh's
+# check for a newer kernel compares.
 set -euo pipefail
 
 usage='usage: root-kernel.sh ROOT FLAVOUR'
