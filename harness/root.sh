@@ -20,13 +20,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 roots=$LWNFS_CACHE/roots
 root=$roots/$name
 debs=$LWNFS_CACHE/debs
-check_hours=$LWNFS_ROOT_CHECK
 
-# suite, arch (dpkg's name), flavour (of linux-image-FLAVOUR): the row's;
-# newest: set for a row of the newest kernel, whose suite is found below;
-# life: the suite a life root upgrades to; gcc: a cross root's, foreign:
-# ARCH:FLAVOUR of each row it builds for; programs: how a foreign row's
-# programs run here (tests/data/arches).
+# newest: a row of the newest kernel, whose suite is found below; life:
+# the suite a life root upgrades to; gcc: a cross root's, foreign:
+# ARCH:FLAVOUR of each row it builds for.
 suite=$name arch=amd64 flavour=amd64 newest='' life='' archive='' gcc='' foreign='' programs=''
 case $name in
 bookworm-life | trixie-life)
@@ -72,7 +69,7 @@ log() { echo "root: $name: $*" >&2; }
 
 # due FILE: whether the archive is to be asked again, by FILE's age.
 due() {
-	[ "$check_hours" = 0 ] || [ -n "$(find "$1" -mmin +$((check_hours * 60)))" ]
+	[ "$LWNFS_ROOT_CHECK" = 0 ] || [ -n "$(find "$1" -mmin +$((LWNFS_ROOT_CHECK * 60)))" ]
 }
 
 # The newest kernel: the suite that ships it, the first named of equals,
