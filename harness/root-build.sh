@@ -22,14 +22,13 @@ chroot "$root" test -d "/lib/modules/$release/build" || {
 
 lwnfs_copy_tree "$root" "$dest"
 
-# objtool (7.x) reads /proc; kbuild writes to /dev/null (root.sh's roots have it).
+# objtool reads /proc; kbuild writes to /dev/null (root.sh's roots have it).
 mount -t proc proc "$root/proc"
 trap 'umount "$root/proc"' EXIT
-in_root() {
-	chroot "$root" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root LC_ALL=C \
-		make --no-print-directory -C "$dest" KERNELRELEASE="$release" "$@" 2>&1
+make_in_root() {
+	lwnfs_in_root "$root" make --no-print-directory -C "$dest" KERNELRELEASE="$release" "$@" 2>&1
 }
-in_root W=1 modules test-programs
+make_in_root W=1 modules test-programs
 # Again as a user builds it, so that make install in the guest finds it
-# built (under TCG a rebuild there takes a minute).
-in_root modules >/dev/null
+# built (under TCG a rebuild there is slow).
+make_in_root modules >/dev/null
