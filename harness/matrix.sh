@@ -40,9 +40,8 @@ rows=() total_passed=0 total_failed=0 total_skipped=0
 : >"$logs/matrix-rows.tsv"
 
 # row NAME KERNEL COMPILER SUITES PASSED FAILED SKIPPED RESULT: a row of
-# the table, and for run-json.pl -m one of matrix-rows.tsv, with NAME's
-# architecture and the caller's times ("root N s, build N s, guest N s",
-# where it has them).  Its seconds are those since the caller's start.
+# the table, and of matrix-rows.tsv (run-json.pl -m) with NAME's arch and
+# the caller's times; its seconds are those since the caller's start.
 row() {
 	local arch seconds=$((SECONDS - start))
 	read -r _ arch _ < <(lwnfs_row "$1") || arch=-
@@ -55,11 +54,9 @@ row() {
 	echo "matrix: $1: $8 ($5 passed, $6 failed, $7 skipped, $seconds s)" >&2
 }
 
-# cross_build ROW: ROW built by cross-build.sh, make's output on stdout;
-# the cross root's making and cross-build.sh's own lines go to
-# ROW-cross-root.log, kept apart since only make's warnings fail the row.
-# Sets cross_release, cross_cc and croot from its line "cross-build: ROW:
-# RELEASE with COMPILER in ROOT".
+# cross_build ROW: ROW built by cross-build.sh, make's output on stdout,
+# the rest (the cross root's making) apart: only make's warnings fail the
+# row.  Sets cross_release, cross_cc and croot from cross-build.sh's line.
 cross_build() {
 	local rc=0 line
 	harness/cross-build.sh "$1" 2>"$logs/$1-cross-root.log" || rc=$?
@@ -107,9 +104,7 @@ build_fails() {
 # build NAME WHAT: lwnfs and the test programs built W=1 for matrix row
 # NAME (WHAT: the suites they are for, "build" when it is not booted) and
 # their probes checked; sets root, release, cc and times.  A "cross" row
-# that is not booted needs no root of its own: it is cross-compiled.  Any
-# other is built in its root (root.sh) with the root's compiler.  On a
-# failure, the row and status 1.
+# not booted needs no root of its own.  On a failure, the row and status 1.
 build() {
 	local name=$1 what=$2 rc=0 log=$logs/$1-build.log phase=$SECONDS
 	local arch how programs dir why cross_release cross_cc croot
