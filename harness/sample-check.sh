@@ -34,7 +34,7 @@ suite=$(lwnfs_in_root "$root" apt-cache policy "linux-image-$release" |
 	awk '/^ \*\*\*/ { getline; split($3, s, "/"); print s[1]; exit }')
 [ -n "$suite" ] || { echo "sample-check: no suite for linux-image-$release in $root" >&2; exit 1; }
 run_in_root apt-get install -y --no-install-recommends -t "$suite" "linux-source-$series" \
-	bc bison flex libssl-dev libelf-dev sparse xz-utils git
+	bc bison flex libssl-dev libelf-dev sparse xz-utils git python3
 
 dir=/srv/sample
 src=$dir/linux-source-$series
