@@ -340,7 +340,8 @@ memcg_group() {
 	echo 7 >"$MNT/copy"
 	# The kernel copies no further than the size stat(2) gives, 0: into
 	# a counter of the same filesystem it returns 0; into a file of
-	# another, 0 (5.18 and older) or EXDEV.
+	# another, EXDEV from 5.19 on, and before it 0 or EXDEV, as the stable
+	# kernel took the change back or not (Debian's 5.10 did).
 	for out in "$MNT/copy" "$BATS_TEST_TMPDIR/copy"; do
 		: >"$out"
 		run perl -e 'use Errno; require "syscall.ph";
@@ -355,7 +356,7 @@ memcg_group() {
 		elif [ "$(printf '%s\n' 5.19 "$(uname -r)" | sort -V | head -n 1)" = 5.19 ]; then
 			assert [ "$output" = EXDEV ]
 		else
-			assert [ "$output" = 0 ]
+			assert grep -qxE '0|EXDEV' <<<"$output"
 		fi
 	done
 	assert [ "$(cat "$C")" = 60 ]
