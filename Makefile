@@ -206,13 +206,13 @@ check-breaks:
 # data-race kernel (make mutants-kcsan, MUTANTS= for a part of them).
 mutants:
 ifeq ($(MUTANTS),)
-	@status=0; harness/mutants.sh || status=1; harness/mutants-kcsan.sh || status=1; exit $$status
+	@status=0; harness/mutants/mutants.sh || status=1; harness/mutants/mutants-kcsan.sh || status=1; exit $$status
 else
-	harness/mutants.sh $(MUTANTS)
+	harness/mutants/mutants.sh $(MUTANTS)
 endif
 
 mutants-kcsan:
-	harness/mutants-kcsan.sh $(MUTANTS)
+	harness/mutants/mutants-kcsan.sh $(MUTANTS)
 
 # LWNFS_BENCH_BOOTS=5 make bench: the median of 5 boots, each boot's in bench-N.json.
 bench:

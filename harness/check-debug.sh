@@ -30,7 +30,7 @@ start=$SECONDS rc=0 total_passed=0 total_failed=0 total_skipped=0
 part() {
 	local flavour=$1 script=$2 dir release t=$SECONDS
 	shift 2
-	dir=$(harness/debug-kernel.sh "$flavour")
+	dir=$(harness/images/debug-kernel.sh "$flavour")
 	release=$(cat "$dir/include/config/kernel.release")
 	lwnfs_quiet "$log" "the build against $release failed" make --no-print-directory \
 		KERNELRELEASE="$release" KDIR="$dir" W=1 modules test-modules test-programs

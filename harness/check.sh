@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=harness/settings.sh
 . harness/settings.sh
 harness/deps.sh
-release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
+release=${KERNELRELEASE:-$(harness/boot/distro-kernel.sh)}
 
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT

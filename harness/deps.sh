@@ -59,7 +59,7 @@ install() {
 mapfile -t need < <(missing "${packages[@]}")
 install "${need[@]}"
 # The headers must be those of the very kernel the guest boots.
-release=$("$here/distro-kernel.sh")
+release=$("$here/boot/distro-kernel.sh")
 extra=("linux-headers-$release")
 case ${1:-} in
 # checkpatch.pl and the semantic patches come with the kernel source.

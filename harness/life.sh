@@ -112,7 +112,7 @@ for name; do
 	bookworm | trixie) ;;
 	*) echo "life: no life root for '$name' (bookworm trixie)" >&2; exit 2 ;;
 	esac
-	pristine=$(harness/root.sh "$name-life" 2>"$logs/$name-root.log") || {
+	pristine=$(harness/images/root.sh "$name-life" 2>"$logs/$name-root.log") || {
 		cat "$logs/$name-root.log" >&2
 		echo "life: $name: the life root could not be made" >&2
 		total_failed=$((total_failed + 1))

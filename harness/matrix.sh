@@ -59,7 +59,7 @@ row() {
 # row.  Sets cross_release, cross_cc and croot from cross-build.sh's line.
 cross_build() {
 	local rc=0 line
-	harness/cross-build.sh "$1" 2>"$logs/$1-cross-root.log" || rc=$?
+	harness/images/cross-build.sh "$1" 2>"$logs/$1-cross-root.log" || rc=$?
 	line=$(sed -n "s/^cross-build: $1: \([^ ]*\) with \([^ ]*\) in \(.*\)/\1 \2 \3/p" \
 		"$logs/$1-cross-root.log")
 	read -r cross_release cross_cc croot <<<"${line:-- - -}"
@@ -78,7 +78,7 @@ cross_into() {
 	if [ "$cross_release" != "$release" ]; then
 		# Refreshed apart, the two roots can hold two kernel ABIs a while.
 		echo "matrix: $1: the cross root has headers of $cross_release, the root's kernel is $release: built in the root"
-		harness/root-build.sh "$root" "$release"
+		harness/images/root-build.sh "$root" "$release"
 		return
 	fi
 	echo "matrix: $1: built for $release with $cross_cc in $croot"
@@ -116,7 +116,7 @@ build() {
 		release=$cross_release cc=$cross_cc dir=$croot/srv/lwnfs-$name
 	else
 		echo "matrix: $name: root" >&2
-		root=$(harness/root.sh "$name" 2>"$logs/$name-root.log") || rc=$?
+		root=$(harness/images/root.sh "$name" 2>"$logs/$name-root.log") || rc=$?
 		if [ "$rc" = "$LWNFS_EXIT_SKIP" ]; then	# no such kernel now: said, not passed
 			row "$name" - - - 0 0 1 "skipped: $(tail -n 1 "$logs/$name-root.log")"
 			return 1
@@ -141,7 +141,7 @@ build() {
 			# (The installation suites build in the guest: natively then.)
 			cross_into "$name" >"$log" 2>&1 || rc=$?
 		else
-			harness/root-build.sh "$root" "$release" >"$log" 2>&1 || rc=$?
+			harness/images/root-build.sh "$root" "$release" >"$log" 2>&1 || rc=$?
 		fi
 		dir=$root/srv/lwnfs
 	fi

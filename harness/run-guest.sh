@@ -6,7 +6,7 @@
 # What make demo, vm, bench, fuzz and stress share: install what is
 # missing (harness/deps.sh DEPS), build lwnfs (and each make TARGET) for
 # the distro's kernel, or KERNELRELEASE, then run COMMAND in a guest
-# booted on it (harness/vm.sh, which takes the other options).  With
+# booted on it (harness/boot/vm.sh, which takes the other options).  With
 # KERNELS=ROW, one matrix row's root and kernel instead, lwnfs and the
 # test programs built in the root as the matrix builds them.
 set -euo pipefail
@@ -33,13 +33,13 @@ if [ -n "${KERNELS:-}" ]; then
 	row=$KERNELS
 	[[ $row =~ ^[a-z0-9-]+$ ]] || { echo "run-guest: KERNELS names one row here, not '$KERNELS'" >&2; exit 2; }
 	[ -z "${KERNELRELEASE:-}" ] || { echo "run-guest: KERNELS=ROW boots that row's kernel: leave KERNELRELEASE out" >&2; exit 2; }
-	root=$(harness/root.sh "$row")
+	root=$(harness/images/root.sh "$row")
 	release=$(lwnfs_root_release "$root")
-	lwnfs_quiet "$log" "the build in $root failed" harness/root-build.sh "$root" "$release"
+	lwnfs_quiet "$log" "the build in $root failed" harness/images/root-build.sh "$root" "$release"
 	cd "$root/srv/lwnfs"
 	vmopts=(-r "$root" "${vmopts[@]}")
 else
-	release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
+	release=${KERNELRELEASE:-$(harness/boot/distro-kernel.sh)}
 	lwnfs_quiet "$log" "the build failed" make --no-print-directory KERNELRELEASE="$release" "${targets[@]}"
 fi
-harness/vm.sh -k "$release" "${vmopts[@]}" -- "$@"
+harness/boot/vm.sh -k "$release" "${vmopts[@]}" -- "$@"

@@ -56,7 +56,7 @@ sub first_line {
 	return $out eq '' ? undef : $out;
 }
 
-# The accelerator as harness/vm.sh chose it this boot (its verdict file);
+# The accelerator as harness/boot/vm.sh chose it this boot (its verdict file);
 # no verdict, or "no": TCG.
 sub accel {
 	my $boot = first_line('cat /proc/sys/kernel/random/boot_id 2>/dev/null') // '';

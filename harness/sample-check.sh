@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 . harness/settings.sh
 row=next
 harness/deps.sh
-root=$(harness/root.sh "$row")
+root=$(harness/images/root.sh "$row")
 release=$(lwnfs_root_release "$root")
 series=$(lwnfs_series "$release")
 logs=$(mktemp -d)
@@ -74,7 +74,7 @@ umount "$root/proc"
 trap 'rm -rf "$logs"' EXIT
 
 # The tree's own test programs, built in the root as the matrix builds them.
-lwnfs_quiet "$log" "the build in $root failed" harness/root-build.sh "$root" "$release"
+lwnfs_quiet "$log" "the build in $root failed" harness/images/root-build.sh "$root" "$release"
 status=0
 harness/tap-run.sh -R "$row" -C "$root/srv/lwnfs" "$logs/sample.log" -r "$root" -k "$release" \
 	-t "$LWNFS_ROW_TIMEOUT" -- env LWNFS_KO="$src/samples/lwnfs/lwnfs.ko" bats --tap tests || status=1

@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=harness/uefi-mok.sh
 . harness/uefi-mok.sh
 harness/deps.sh
-release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
+release=${KERNELRELEASE:-$(harness/boot/distro-kernel.sh)}
 case ${LWNFS_SECUREBOOT_BREAK:-} in
 '' | no-enforcement | no-mok) ;;
 *) echo "secureboot: unknown LWNFS_SECUREBOOT_BREAK=$LWNFS_SECUREBOOT_BREAK" >&2; exit 2 ;;

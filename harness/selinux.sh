@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=harness/settings.sh
 . harness/settings.sh
 harness/deps.sh selinux
-release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
+release=${KERNELRELEASE:-$(harness/boot/distro-kernel.sh)}
 params=security=selinux
 case ${LWNFS_SELINUX_BREAK:-} in
 '') ;;
@@ -32,7 +32,7 @@ mkdir -p "$dir"
 lwnfs_quiet "$log" "checkpolicy could not compile tests/selinux/policy.conf" \
 	checkpolicy -U allow -o "$dir/policy" tests/selinux/policy.conf
 
-listed=$(harness/mutant.pl tests/data/mutants) || { echo "selinux: tests/data/mutants does not parse" >&2; exit 1; }
+listed=$(harness/mutants/mutant.pl tests/data/mutants) || { echo "selinux: tests/data/mutants does not parse" >&2; exit 1; }
 : >"$dir/todo"
 while IFS=$'\t' read -r name _ how _; do
 	[ "$how" = selinux ] || continue

@@ -117,7 +117,7 @@ lwnfs_in_root() {
 }
 
 # lwnfs_build_mutant KDIR DIR LIST NAME: lwnfs with the mutant NAME of the
-# list LIST (harness/mutant.pl), or as it is for NAME "original", built in
+# list LIST (harness/mutants/mutant.pl), or as it is for NAME "original", built in
 # DIR against the kernel tree KDIR; says where the log is when it fails.
 lwnfs_build_mutant() {
 	local kdir=$1 dir=$2 list=$3 name=$4 top=$lwnfs_top
@@ -126,7 +126,7 @@ lwnfs_build_mutant() {
 	if [ "$name" = original ]; then
 		cp "$top/lwnfs.c" "$dir/"
 	else
-		"$top/harness/mutant.pl" "$list" "$name" "$top/lwnfs.c" >"$dir/lwnfs.c" || return 1
+		"$top/harness/mutants/mutant.pl" "$list" "$name" "$top/lwnfs.c" >"$dir/lwnfs.c" || return 1
 	fi
 	make -C "$kdir" M="$dir" modules >"$dir/build.log" 2>&1 && return
 	echo "${0##*/}: $name does not build against $kdir (see $dir/build.log)" >&2
@@ -241,7 +241,7 @@ lwnfs_copy_tree() {
 }
 
 # lwnfs_apt_sources: the host's apt sources of binary packages,
-# "URI SUITE SIGNED-BY COMPONENT..." (harness/apt-sources.awk).
+# "URI SUITE SIGNED-BY COMPONENT..." (harness/images/apt-sources.awk).
 lwnfs_apt_sources() {
 	local list parts files=() f
 	eval "$(apt-config shell list Dir::Etc::sourcelist/f parts Dir::Etc::sourceparts/d)"
@@ -252,7 +252,7 @@ lwnfs_apt_sources() {
 		esac
 	done
 	[ "${#files[@]}" != 0 ] || return 0
-	awk -f "$lwnfs_top/harness/apt-sources.awk" "${files[@]}"
+	awk -f "$lwnfs_top/harness/images/apt-sources.awk" "${files[@]}"
 }
 
 # lwnfs_codename: the host's release, as /etc/os-release names it

@@ -33,7 +33,7 @@ rc=0
 trap '[ -e "$log.count" ] || echo "0 1 0 $rc" >"$log.count"' EXIT
 [[ " $* " == *" -- "* ]] || { echo "$usage" >&2; exit 2; }
 # DIR's own vm.sh: a guest's init must be inside the root it boots.
-(cd "$dir" && harness/vm.sh "$@" 2>&1) | tee "$log" || rc=${PIPESTATUS[0]}
+(cd "$dir" && harness/boot/vm.sh "$@" 2>&1) | tee "$log" || rc=${PIPESTATUS[0]}
 read -r passed failed skipped < <("$here/tap-count.sh" "$log" "$rc" "$row")
 echo "$passed $failed $skipped $rc" >"$log.count"
 say="$(basename "$log" .log): $passed passed, $failed failed, $skipped skipped"

@@ -20,7 +20,7 @@ uefi_mok() {
 	mkdir -p "$dir"
 	lwnfs_quiet "$dir/build.log" "the package could not be built" scripts/build-deb.sh "$dir/deb"
 	version=$(sed -n 's/^#define LWNFS_VERSION[[:space:]]*"\(.*\)"/\1/p' lwnfs.h)
-	uefi_root=$(harness/secureboot-root.sh "$dir/deb/lwnfs-dkms_${version}_all.deb")
+	uefi_root=$(harness/images/secureboot-root.sh "$dir/deb/lwnfs-dkms_${version}_all.deb")
 	uefi_release=$(lwnfs_root_release "$uefi_root")
 	uefi_vars=$dir/OVMF_VARS_4M.fd
 	cp /usr/share/OVMF/OVMF_VARS_4M.ms.fd "$uefi_vars"
@@ -29,7 +29,7 @@ uefi_mok() {
 	if [ "${LWNFS_SECUREBOOT_BREAK:-}" = no-mok ]; then
 		echo "uefi-mok: LWNFS_SECUREBOOT_BREAK=no-mok: the DKMS key is not enrolled"
 	else
-		harness/mok-enroll.sh "$uefi_vars" "$uefi_root/var/lib/dkms/mok.pub"
+		harness/boot/mok-enroll.sh "$uefi_vars" "$uefi_root/var/lib/dkms/mok.pub"
 	fi
 	uefi_mok_boot 31-uefi-after-mok
 }

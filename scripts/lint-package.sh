@@ -5,7 +5,7 @@
 #
 # After make deb: the man page must be clean under mandoc and groff, and
 # the packages, source and binary, under the newest lintian, sid's, run
-# in the sid root (harness/root.sh sid makes it if need be): errors,
+# in the sid root (harness/images/root.sh sid makes it if need be): errors,
 # warnings, info and pedantic tags fail it.  Prints what is wrong; exits
 # non-zero if anything is.
 set -euo pipefail
@@ -27,7 +27,7 @@ fi
 
 changes=("$debdir"/lwnfs_*.changes)
 [ -f "${changes[0]}" ] || { echo "lint: no .changes in $debdir (run make deb)" >&2; exit 1; }
-sid=$(harness/root.sh sid) || { echo "lint: the sid root could not be made (harness/root.sh sid)" >&2; exit 1; }
+sid=$(harness/images/root.sh sid) || { echo "lint: the sid root could not be made (harness/images/root.sh sid)" >&2; exit 1; }
 rm -rf "$sid/srv/lintian"
 mkdir -p "$sid/srv/lintian"
 cp "$debdir"/lwnfs* "$sid/srv/lintian/"

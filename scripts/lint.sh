@@ -13,7 +13,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=harness/settings.sh
 . harness/settings.sh
 harness/deps.sh lint
-release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
+release=${KERNELRELEASE:-$(harness/boot/distro-kernel.sh)}
 series=$(lwnfs_series "$release")
 src=$LWNFS_CACHE/linux-source-$series
 if [ ! -f "$src/scripts/checkpatch.pl" ]; then
@@ -92,7 +92,7 @@ coccicheck() {
 check checkpatch checkpatch
 check "W=1 and sparse" kbuild
 check coccicheck coccicheck
-check shellcheck shellcheck -x conftest.sh harness/*.sh harness/*.bash harness/guest/*.sh bench/*.sh \
+check shellcheck shellcheck -x conftest.sh harness/*.sh harness/*/*.sh harness/images/*.bash harness/guest/*.bash bench/*.sh \
 	tests/checks/*.sh tests/*.bats tests/install/*.bats tests/life/*.bats tests/selinux/*.bats \
 	tests/secureboot/*.bats tests/secureboot/*.bash tests/helpers.bash .ci/run \
 	scripts/*.sh debian/tests/modprobe-mount

@@ -4,7 +4,7 @@
 # Usage: harness/guest/kill-mutants.sh TODO   (in the guest of make mutants)
 # For each "NAME KO FIRST" of TODO, lwnfs itself ("original") first: the
 # suites on KO, FIRST first, to the first failing test; "mutant NAME:
-# start", then one verdict line, which harness/mutants.sh reads.  Exits
+# start", then one verdict line, which harness/mutants/mutants.sh reads.  Exits
 # LWNFS_EXIT_NEW_GUEST when this guest cannot go on cleanly.
 set -euo pipefail
 
@@ -60,7 +60,7 @@ bad_since() {
 	grep -m 1 -E "$LWNFS_KERNEL_BAD" "$tap" || :
 }
 
-# new_guest WHY: stop here; harness/mutants.sh goes on in a new guest.
+# new_guest WHY: stop here; harness/mutants/mutants.sh goes on in a new guest.
 new_guest() {
 	echo "mutants: $1; a new guest goes on"
 	exit "$LWNFS_EXIT_NEW_GUEST"

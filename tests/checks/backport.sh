@@ -9,7 +9,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/../.."
-release=${1:-$(harness/distro-kernel.sh)}
+release=${1:-$(harness/boot/distro-kernel.sh)}
 release_re=${release//./\\.} release_re=${release_re//+/\\+}
 kdir=$(realpath "/lib/modules/$release/build")
 work=$(mktemp -d)

@@ -5,7 +5,7 @@
 # lwnfs.5 give, on a kernel with no lwnfs: the package is not installed
 # yet, as on a kernel whose headers never came, whose build failed or
 # whose kernel refuses the module.  Run once the boot is over
-# (harness/vm.sh -s).
+# (harness/boot/vm.sh -s).
 
 load ../helpers
 

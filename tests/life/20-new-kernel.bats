@@ -3,7 +3,7 @@
 # The life of lwnfs-dkms, second boot (harness/life.sh): the same machine
 # on the kernel that the first boot's apt installed, booted by its own
 # systemd, which mounted /lwnfs from /etc/fstab; run once the boot is
-# over (harness/vm.sh -s).  The tests run in order; the last purges the
+# over (harness/boot/vm.sh -s).  The tests run in order; the last purges the
 # package.
 
 load ../helpers

@@ -1,8 +1,8 @@
 #!/usr/bin/perl
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/mutant.pl LIST
-#        harness/mutant.pl LIST NAME SOURCE
+# Usage: harness/mutants/mutant.pl LIST
+#        harness/mutants/mutant.pl LIST NAME SOURCE
 #
 # LIST alone: check it, and print a line per mutant: its name, its
 # first bats file, its kind (suites, equivalent, kcsan, selinux) and why,

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/secureboot-root.sh DEB
+# Usage: harness/images/secureboot-root.sh DEB
 #
 # Make afresh the root of harness/uefi-mok.sh's guests: the base root,
 # this tree at /srv/lwnfs, and DEB (lwnfs-dkms) installed with apt in a
@@ -14,7 +14,7 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=harness/settings.sh
-. "$here/settings.sh"
+. "$here/../settings.sh"
 deb=$(realpath "${1:?usage: secureboot-root.sh DEB}")
 [ -r "$deb" ] || { echo "secureboot-root: cannot read $deb" >&2; exit 1; }
 packages="shim-signed grub-efi-amd64-signed mokutil"

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/root.sh NAME
+# Usage: harness/images/root.sh NAME
 #
 # Make, or refresh, the Debian root NAME under $LWNFS_CACHE/roots with
 # mmdebstrap, and print its path (docs/testing.md, "Roots and caches").
@@ -16,7 +16,7 @@ set -euo pipefail
 name=${1:?usage: root.sh NAME}
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=harness/settings.sh
-. "$here/settings.sh"
+. "$here/../settings.sh"
 roots=$LWNFS_CACHE/roots
 root=$roots/$name
 debs=$LWNFS_CACHE/debs
@@ -63,7 +63,7 @@ flock 9
 # Under the root's lock: deps.sh i386 turns the qemu-i386 handler off a
 # moment to ask whether the host runs i386 itself, which would fail the
 # programs of an i386 root being made meanwhile.
-[ -z "$programs" ] || "$here/deps.sh" "$programs" "$arch" >&2
+[ -z "$programs" ] || "$here/../deps.sh" "$programs" "$arch" >&2
 
 log() { echo "root: $name: $*" >&2; }
 

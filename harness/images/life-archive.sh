@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/life-archive.sh ROOT UPGRADE_SUITE [PACKAGE...]
+# Usage: harness/images/life-archive.sh ROOT UPGRADE_SUITE [PACKAGE...]
 #
 # For root.sh making a life root: fetch what tests/life installs with apt
 # (the root kernel's headers, UPGRADE_SUITE's kernel and headers, the
@@ -14,7 +14,7 @@ root=${1:?$usage} suite=${2:?$usage}
 shift 2
 archive=/srv/lwnfs-archive
 # shellcheck source=harness/settings.sh
-. "$(dirname "$0")/settings.sh"
+. "$(dirname "$0")/../settings.sh"
 
 release=$(lwnfs_root_release "$root")
 

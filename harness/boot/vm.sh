@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/vm.sh [-r ROOT [-w [-s]]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS]
+# Usage: harness/boot/vm.sh [-r ROOT [-w [-s]]] [-k RELEASE] [-K IMAGE -M MODROOT] [-t SECONDS]
 #              [-o DIR] [-a REGEX] [-c] [-A PARAMS] [-U VARS] [-i] [--] COMMAND...
 #
 # Run COMMAND as root, in this directory, with this environment's LWNFS_*
@@ -27,10 +27,10 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=harness/settings.sh
-. "$here/settings.sh"
-# shellcheck source=harness/boot-sdcard.sh
+. "$here/../settings.sh"
+# shellcheck source=harness/boot/boot-sdcard.sh
 . "$here/boot-sdcard.sh"
-# shellcheck source=harness/boot-uefi.sh
+# shellcheck source=harness/boot/boot-uefi.sh
 . "$here/boot-uefi.sh"
 release='' timeout=$LWNFS_TOOL_TIMEOUT interactive=0 outdir='' kernel='' modroot='' root='' own_modules=''
 allowed='^$' call_trace='^$' writable='' systemd='' params='' vars=''
@@ -71,7 +71,7 @@ shift $((OPTIND - 1))
 [ -z "$writable" ] || [ -n "$root" ] || { echo "vm: -w needs -r ROOT" >&2; exit 2; }
 # The unit goes into the root, and the boot changes it.
 [ -z "$systemd" ] || [ -n "$writable" ] || { echo "vm: -s needs -r ROOT -w" >&2; exit 2; }
-cwd=$PWD init=$here/guest/init.sh
+cwd=$PWD init=$here/../guest/init.sh
 if [ -n "$root" ]; then
 	# The guest sees ROOT as /.
 	case $cwd/ in "$root"/*) cwd=/${cwd#"$root"/} ;; *)
@@ -156,9 +156,9 @@ if [ -n "$systemd" ]; then
 	unit=$root/etc/systemd/system/lwnfs-vm.service
 	units=("$unit")
 	cat >"$unit" <<UNIT
-# Put here by harness/vm.sh -s for one boot; removed after it.
+# Put here by harness/boot/vm.sh -s for one boot; removed after it.
 [Unit]
-Description=lwnfs test command (harness/vm.sh -s)
+Description=lwnfs test command (harness/boot/vm.sh -s)
 DefaultDependencies=no
 IgnoreOnIsolate=yes
 

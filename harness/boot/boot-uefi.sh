@@ -43,7 +43,7 @@ uefi_boot() {
 		exit 2 ;;
 	esac
 	cat >"$cfg" <<GRUB
-# harness/vm.sh -U: one boot of $release, no menu.
+# harness/boot/vm.sh -U: one boot of $release, no menu.
 echo 'lwnfs-vm: grub boots /lwnfs/vmlinuz-$release'
 linux /lwnfs/vmlinuz-$release $append
 initrd /lwnfs/initrd.img

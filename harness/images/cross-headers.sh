@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/cross-headers.sh ROOT ARCH:FLAVOUR...
+# Usage: harness/images/cross-headers.sh ROOT ARCH:FLAVOUR...
 #
 # Put into the amd64 Debian root ROOT (a cross root that root.sh is
 # making, whose dpkg knows each ARCH as a foreign architecture) the
@@ -23,7 +23,7 @@ shift
 [ "$#" -gt 0 ] || { echo "$usage" >&2; exit 2; }
 archives=/var/cache/apt/archives
 
-# shellcheck source=harness/served.bash
+# shellcheck source=harness/images/served.bash
 . "$(dirname "$0")/served.bash"
 
 for spec; do

@@ -1,12 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/initramfs.sh RELEASE OUTPUT [MODROOT [BUS]]
+# Usage: harness/boot/initramfs.sh RELEASE OUTPUT [MODROOT [BUS]]
 #
 # vm.sh's busybox initramfs for kernel RELEASE (modules and busybox from
 # MODROOT, default /): the 9p root read-only under a tmpfs overlay, or
 # written through with lwnfs_rw=1; BUS "sd": the ext4 card lwnfs_card names
-# (harness/boot-sdcard.sh).
+# (harness/boot/boot-sdcard.sh).
 set -euo pipefail
 
 release=$1 out=$2 modroot=${3:-/} bus=${4:-pci}

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/mutants.sh [NAME...]   (make mutants)
+# Usage: harness/mutants/mutants.sh [NAME...]   (make mutants)
 #
 # Build lwnfs and the mutants of tests/data/mutants (or the NAMEs) for the
 # distro's kernel or KERNELRELEASE, and run harness/guest/kill-mutants.sh on
@@ -10,11 +10,11 @@
 # passed, N failed": a killed mutant passes.
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 # shellcheck source=harness/settings.sh
 . harness/settings.sh
 harness/deps.sh
-release=${KERNELRELEASE:-$(harness/distro-kernel.sh)}
+release=${KERNELRELEASE:-$(harness/boot/distro-kernel.sh)}
 list=tests/data/mutants
 work=$PWD/build/mutants
 start=$SECONDS
@@ -22,7 +22,7 @@ start=$SECONDS
 declare -A reason first kind
 declare -A elsewhere=([kcsan]="under KCSAN (make mutants-kcsan)" [selinux]="under SELinux (make check-selinux)")
 names=()
-listed=$(harness/mutant.pl "$list") || { echo "mutants: $list does not parse" >&2; exit 1; }
+listed=$(harness/mutants/mutant.pl "$list") || { echo "mutants: $list does not parse" >&2; exit 1; }
 while IFS=$'\t' read -r name file how why; do
 	first[$name]=$file kind[$name]=$how reason[$name]=$why
 	names+=("$name")
@@ -86,7 +86,7 @@ while true; do
 	rc=0
 	# Time enough for every suite of every mutant left; a hung kernel
 	# costs that much once.
-	harness/vm.sh -k "$release" -t $((600 + 300 * ${#todo[@]})) -- \
+	harness/boot/vm.sh -k "$release" -t $((600 + 300 * ${#todo[@]})) -- \
 		harness/guest/kill-mutants.sh "$work/todo" 2>&1 | tee "$log" || rc=${PIPESTATUS[0]}
 	declare -A said=()
 	while read -r name what; do

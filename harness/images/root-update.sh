@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/root-update.sh ROOT   (root.sh's mmdebstrap setup hook)
+# Usage: harness/images/root-update.sh ROOT   (root.sh's mmdebstrap setup hook)
 #
 # apt-get update for the root mmdebstrap is making, in its place (it then
 # skips its own, which fails on any index that does not download).  One

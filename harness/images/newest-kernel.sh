@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/newest-kernel.sh FLAVOUR SUITE...
+# Usage: harness/images/newest-kernel.sh FLAVOUR SUITE...
 #
 # "SUITE VERSION" of the newest amd64 linux-image-FLAVOUR the SUITEs ship
 # (the first SUITE named on a tie), for root.sh's next row; asks the
@@ -13,7 +13,7 @@ flavour=${1:?usage: newest-kernel.sh FLAVOUR SUITE...}
 shift
 [ $# -gt 0 ] || { echo "usage: newest-kernel.sh FLAVOUR SUITE..." >&2; exit 2; }
 # shellcheck source=harness/settings.sh
-. "$(dirname "$0")/settings.sh"
+. "$(dirname "$0")/../settings.sh"
 dir=$LWNFS_CACHE/apt-newest
 mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
 debian=$(lwnfs_mirror main)

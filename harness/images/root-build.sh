@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/root-build.sh ROOT RELEASE
+# Usage: harness/images/root-build.sh ROOT RELEASE
 #
 # Build lwnfs W=1 for kernel RELEASE inside the Debian root ROOT (made by
 # root.sh), with that root's own compiler and kbuild, as DKMS would on a
@@ -13,7 +13,7 @@ set -euo pipefail
 
 root=${1:?usage: root-build.sh ROOT RELEASE} release=${2:?usage: root-build.sh ROOT RELEASE}
 # shellcheck source=harness/settings.sh
-. "$(dirname "$0")/settings.sh"
+. "$(dirname "$0")/../settings.sh"
 dest=/srv/lwnfs
 chroot "$root" test -d "/lib/modules/$release/build" || {
 	echo "root-build: no headers for $release in $root" >&2

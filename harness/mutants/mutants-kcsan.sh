@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/mutants-kcsan.sh [NAME...]   (make mutants-kcsan)
+# Usage: harness/mutants/mutants-kcsan.sh [NAME...]   (make mutants-kcsan)
 #
 # The "kcsan:" mutants of tests/data/mutants (or the NAMEs), each built
 # against the KCSAN kernel and run under harness/guest/race.sh in a guest
@@ -11,7 +11,7 @@
 # mutant, then "N passed, N failed": a killed mutant passes.
 set -euo pipefail
 
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 # shellcheck source=harness/settings.sh
 . harness/settings.sh
 list=tests/data/mutants
@@ -20,7 +20,7 @@ start=$SECONDS
 
 declare -A reason
 names=()
-listed=$(harness/mutant.pl "$list") || { echo "mutants-kcsan: $list does not parse" >&2; exit 1; }
+listed=$(harness/mutants/mutant.pl "$list") || { echo "mutants-kcsan: $list does not parse" >&2; exit 1; }
 while IFS=$'\t' read -r name _ how why; do
 	[ "$how" = kcsan ] || continue
 	reason[$name]=$why
@@ -34,7 +34,7 @@ if [ $# -gt 0 ]; then
 fi
 [ "${#names[@]}" -gt 0 ] || { echo "mutants-kcsan: no mutant to run" >&2; exit 1; }
 
-dir=$(harness/debug-kernel.sh kcsan)
+dir=$(harness/images/debug-kernel.sh kcsan)
 release=$(cat "$dir/include/config/kernel.release")
 make --no-print-directory KDIR="$dir" tests/programs/lwnfs-race test-modules >/dev/null
 rm -rf "$work"
@@ -51,7 +51,7 @@ boots=0
 # verdict: ...".  Only race.sh's checks of lwnfs's state kill.
 race() {
 	local rc=0 line
-	harness/vm.sh -k "$release" -K "$dir/arch/x86/boot/bzImage" -M "$dir/modroot" \
+	harness/boot/vm.sh -k "$release" -K "$dir/arch/x86/boot/bzImage" -M "$dir/modroot" \
 		-t $((${LWNFS_RACE_SECONDS:-60} + 900)) -- harness/guest/race.sh "$work/$1/lwnfs.ko" \
 		>"$log" 2>&1 || rc=$?
 	sed "s/^/  $1: /" "$log" | grep -E "race: |KCSAN|$LWNFS_KERNEL_BAD" | head -n 20 >&2 || true

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/root-kernel.sh ROOT FLAVOUR   (root.sh's mmdebstrap hook)
+# Usage: harness/images/root-kernel.sh ROOT FLAVOUR   (root.sh's mmdebstrap hook)
 #
 # Install into the foreign-architecture root ROOT the kernel image and
 # headers linux-image-FLAVOUR depends on, or the newest older ones the
@@ -15,7 +15,7 @@ usage='usage: root-kernel.sh ROOT FLAVOUR'
 root=${1:?$usage}
 flavour=${2:?$usage}
 
-# shellcheck source=harness/served.bash
+# shellcheck source=harness/images/served.bash
 . "$(dirname "$0")/served.bash"
 
 arch=$(lwnfs_in_root "$root" dpkg --print-architecture)

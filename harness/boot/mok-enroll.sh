@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/mok-enroll.sh VARS CERT
+# Usage: harness/boot/mok-enroll.sh VARS CERT
 #
 # Enroll the certificate CERT (DER or PEM) in shim's MokList in the OVMF
 # variable store VARS, as MokManager does after "mokutil --import", with
@@ -12,7 +12,7 @@ set -euo pipefail
 usage='usage: mok-enroll.sh VARS CERT'
 vars=${1:?$usage} cert=${2:?$usage}
 # shellcheck source=harness/settings.sh
-. "$(dirname "$0")/settings.sh"
+. "$(dirname "$0")/../settings.sh"
 [ -w "$vars" ] || { echo "mok-enroll: cannot write $vars" >&2; exit 1; }
 [ -r "$cert" ] || { echo "mok-enroll: cannot read $cert" >&2; exit 1; }
 # The owner mokutil --import gives a key: shim's own GUID.

@@ -6,7 +6,7 @@
 # kernel and answer 404 for its image and headers.
 
 # shellcheck source=harness/settings.sh
-. "$(dirname "${BASH_SOURCE[0]}")/settings.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/../settings.sh"
 
 # served_kernel KIND FLAVOUR ARCH [TWIN]: "VERSION PACKAGE CANDIDATE":
 # the linux-KIND-RELEASE-FLAVOUR of ARCH (KIND image or headers) that

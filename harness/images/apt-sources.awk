@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: awk -f harness/apt-sources.awk SOURCES...   (settings.sh's lwnfs_apt_sources)
+# Usage: awk -f harness/images/apt-sources.awk SOURCES...   (settings.sh's lwnfs_apt_sources)
 #
 # apt's source files, one-line (*.list) or deb822 (*.sources), in apt's
 # order: "URI SUITE SIGNED-BY COMPONENT..." for each binary source that is

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/cross-build.sh ROW
+# Usage: harness/images/cross-build.sh ROW
 #
 # Build lwnfs W=1, the module and the test programs, for the Debian kernel
 # of matrix row ROW (tests/data/rows; one of another architecture than
@@ -21,7 +21,7 @@ set -euo pipefail
 row=${1:?usage: cross-build.sh ROW}
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=harness/settings.sh
-. "$here/settings.sh"
+. "$here/../settings.sh"
 dest=/srv/lwnfs-$row
 
 read -r release arch flavour _ < <(lwnfs_row "$row") || true

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Usage: harness/debug-kernel.sh [debug|kcsan]
+# Usage: harness/images/debug-kernel.sh [debug|kcsan]
 #
 # Build once, cached, a checking kernel from Debian's linux-source, and
 # print its build directory: arch/x86/boot/bzImage, KDIR for lwnfs, and
@@ -11,12 +11,12 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=harness/settings.sh
-. "$here/settings.sh"
+. "$here/../settings.sh"
 flavour=${1:-debug}
 fragments=("$here/kconfig/guest.config" "$here/kconfig/$flavour.config")
 [ -r "${fragments[1]}" ] || { echo "debug-kernel: no $flavour.config in $here/kconfig" >&2; exit 2; }
-"$here/deps.sh" debug
-series=$(lwnfs_series "$("$here/distro-kernel.sh")")
+"$here/../deps.sh" debug
+series=$(lwnfs_series "$("$here/../boot/distro-kernel.sh")")
 tarball=/usr/src/linux-source-$series.tar.xz
 src=$LWNFS_CACHE/linux-src-$series
 dir=$LWNFS_CACHE/kernel-$series-$flavour
