@@ -25,51 +25,10 @@ LWNFS_TOOL_TIMEOUT=${LWNFS_TOOL_TIMEOUT:-1800}
 # Trace:" on x86 and riscv64, "Call trace:" on arm64; a hung task and an
 # RCU stall print neither on every architecture.
 LWNFS_KERNEL_BAD='BUG|WARNING|Oops|[Ll]eak|still in use|Busy inodes|Call [Tt]race|UBSAN|general protection|Unable to handle kernel|blocked for more than|detected (expedited )?stalls? on|hard LOCKUP|Kernel panic'
-# Kernel log lines each of which is a problem, as harness/guest/kmsg.pl
-# writes them, in each architecture's form.  Each must match
-# LWNFS_KERNEL_BAD, and each of LWNFS_KERNEL_GOOD_SAMPLES must not
-# (tests/checks/verdict-check.sh).
-LWNFS_KERNEL_BAD_SAMPLES=(
-	'[   12.345678] BUG: KASAN: slab-use-after-free in lwnfs_take+0x1c4/0x2d0 [lwnfs]'
-	'[   12.345678] BUG: kernel NULL pointer dereference, address: 0000000000000008'
-	'[   12.345678] WARNING: CPU: 0 PID: 1 at fs/libfs.c:1792 simple_unlink+0x5a/0x70'
-	'[   12.345678] Oops: 0000 [#1] PREEMPT SMP KASAN NOPTI'
-	'[   12.345678] kmemleak: 1 new suspected memory leaks (see /sys/kernel/debug/kmemleak)'
-	'[   12.345678] VFS: Busy inodes after unmount of lwnfs (lwnfs)'
-	'[   12.345678] BUG: Dentry 00000000c3a1e1f0{i=5,n=seq}  still in use (1) [unmount of lwnfs lwnfs]'
-	'[   12.345678] Call Trace:'
-	'[   12.345678] UBSAN: shift-out-of-bounds in /srv/lwnfs/lwnfs.c:210:15'
-	'[   12.345678] general protection fault, probably for non-canonical address 0xdffffc0000000003: 0000 [#1] SMP KASAN NOPTI'
-	# arm64: a fault (its form; the next lines are from real logs).
-	'[   12.345678] Unable to handle kernel NULL pointer dereference at virtual address 0000000000000008'
-	'[   12.345678] Internal error: Oops: 0000000096000005 [#1] SMP'
-	# Debian's 6.12 arm64 and riscv64 kernels under QEMU: each one's
-	# stack header, a task stuck in a frozen filesystem's write, RCU
-	# stalls and soft lockups from a guest stopped for seconds, panics.
-	'[    6.703243] Call trace:'
-	'[    2.949904] Call Trace:'
-	'[   15.179935] INFO: task sh:151 blocked for more than 2 seconds.'
-	'[   52.645563] rcu: INFO: rcu_sched self-detected stall on CPU'
-	'[   37.586590] rcu: INFO: rcu_sched detected stalls on CPUs/tasks:'
-	'[   49.000230] watchdog: BUG: soft lockup - CPU#1 stuck for 38s! [swapper/1:0]'
-	'[   26.976525] Kernel panic - not syncing: Attempted to kill init! exitcode=0x00000000'
-	'[    1.403019] Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0)'
-	# x86: a preemptible kernel's stall (rt's), an expedited one, a hard lockup.
-	'[  103.087243] rcu: INFO: rcu_preempt detected stalls on CPUs/tasks:'
-	'[   90.123456] rcu: INFO: rcu_preempt detected expedited stalls on CPUs/tasks: { 1-... } 21004 jiffies s: 617 root: 0x2/.'
-	'[   52.123456] NMI watchdog: Watchdog detected hard LOCKUP on cpu 1'
-)
-# Lines a guest's log shows that are no problem.
-LWNFS_KERNEL_GOOD_SAMPLES=(
-	'[    0.123456] VFS: Warning: bats using old stat() call. Recompile your binary.'
-	'[    2.345678] lwnfs: mounted with other options; change them with remount'
-	# The same arm64 and riscv64 boots: words of the problems, no problem.
-	'[    0.000000] rcu: Hierarchical RCU implementation.'
-	'[    0.000000] RCU CPU stall warnings timeout set to 3 (rcu_cpu_stall_timeout).'
-	'[    0.000000] ftrace: allocating 50765 entries in 200 pages'
-	'[    3.949099] registered taskstats version 1'
-	'[   26.978305]  trace_suspend_resume+0x0/0x70'
-)
+# LWNFS_KERNEL_BAD_SAMPLES, LWNFS_KERNEL_GOOD_SAMPLES: lines that are a
+# problem, and lines that are none (tests/data/kernel-log).
+mapfile -t LWNFS_KERNEL_BAD_SAMPLES < <(sed -n 's/^bad //p' "$lwnfs_top/tests/data/kernel-log")
+mapfile -t LWNFS_KERNEL_GOOD_SAMPLES < <(sed -n 's/^good //p' "$lwnfs_top/tests/data/kernel-log")
 # The one line vm.sh -c lets through: a stack's header, for a command
 # that checks each stack in the log itself.
 LWNFS_KERNEL_CALL_TRACE='^\[ *[0-9]+\.[0-9]+\] Call [Tt]race:[[:space:]]*$'

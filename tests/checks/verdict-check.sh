@@ -17,6 +17,11 @@ problem() {
 	bad=1
 }
 
+if [ "${#LWNFS_KERNEL_BAD_SAMPLES[@]}" = 0 ] || [ "${#LWNFS_KERNEL_GOOD_SAMPLES[@]}" = 0 ]; then
+	problem "no bad or no good samples read from tests/data/kernel-log"
+fi
+! grep -nvE '^(#|$|bad |good )' tests/data/kernel-log ||
+	problem "tests/data/kernel-log: the lines above are neither bad nor good"
 for line in "${LWNFS_KERNEL_BAD_SAMPLES[@]}"; do
 	grep -Eq -e "$LWNFS_KERNEL_BAD" <<<"$line" ||
 		problem "LWNFS_KERNEL_BAD misses the problem '$line'"
