@@ -71,7 +71,9 @@ shift $((OPTIND - 1))
 [ -z "$writable" ] || [ -n "$root" ] || { echo "vm: -w needs -r ROOT" >&2; exit 2; }
 # The unit goes into the root, and the boot changes it.
 [ -z "$systemd" ] || [ -n "$writable" ] || { echo "vm: -s needs -r ROOT -w" >&2; exit 2; }
-cwd=$PWD init=$here/../guest/init.sh
+# What runs in the guest: harness/guest, beside this folder.
+guest=${here%/*}/guest
+cwd=$PWD init=$guest/init.sh
 if [ -n "$root" ]; then
 	# The guest sees ROOT as /.
 	case $cwd/ in "$root"/*) cwd=/${cwd#"$root"/} ;; *)
@@ -164,7 +166,7 @@ IgnoreOnIsolate=yes
 
 [Service]
 Type=simple
-ExecStart=/${here#"$root"/}/guest/booted.sh
+ExecStart=/${guest#"$root"/}/booted.sh
 UNIT
 	for target in multi-user emergency rescue; do
 		mkdir -p "$root/etc/systemd/system/$target.target.wants"
