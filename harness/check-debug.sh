@@ -4,7 +4,7 @@
 # Usage: harness/check-debug.sh [suite] [faults] [kcsan]   (default: all three)
 #
 # make check-debug: a guest a part, on the checking kernels of
-# harness/debug-kernel.sh.
+# harness/images/debug-kernel.sh.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
