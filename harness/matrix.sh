@@ -9,8 +9,8 @@
 # the module's suites and the installation suites (-i: on the rows named
 # only); -b: the rows named are built only.  Prints a table row per
 # kernel and "N passed, N failed, N skipped"; exits non-zero when a row
-# fails, or rows were booted and no test passed.  Logs and matrix.json
-# are kept in $LWNFS_CACHE/matrix-logs.
+# fails, no row ran, or rows were booted and no test passed.  Logs and
+# matrix.json are kept in $LWNFS_CACHE/matrix-logs.
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -218,4 +218,4 @@ echo
 harness/run-json.pl -m "$logs/matrix-rows.tsv" "$logs/matrix.json" ||
 	echo "matrix: $logs/matrix.json not written" >&2
 echo "$total_passed passed, $total_failed failed, $total_skipped skipped"
-[ "$total_failed" = 0 ] && { [ $# = 0 ] || [ "$total_passed" -gt 0 ]; }
+[ "$total_failed" = 0 ] && [ "${#rows[@]}" -gt 0 ] && { [ $# = 0 ] || [ "$total_passed" -gt 0 ]; }
