@@ -35,9 +35,9 @@ uefi_mok() {
 }
 
 # uefi_mok_boot SUITE: tests/secureboot's SUITE in a guest booted through
-# shim and grub.  A boot and its tests take half a minute under TCG: a
-# chain that does not boot (a firmware, shim or grub that refuses) is
-# stopped in 10.
+# shim and grub.  Its two suites are short: a chain that does not boot
+# (a firmware, shim or grub that refuses) is stopped after 600 s, not
+# the whole suite's LWNFS_SUITE_TIMEOUT.
 uefi_mok_boot() {
 	local log=$PWD/build/uefi-mok/$1.log start=$SECONDS
 	harness/tap-run.sh -C "$uefi_root/srv/lwnfs" "$log" -r "$uefi_root" -k "$uefi_release" \
